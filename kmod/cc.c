@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-port congestion-control state: a staged parameter set that writes
+ * change one value at a time, and an active set replaced only as a whole
+ * by a commit that validates everything first. Readers of the active set
+ * (configfs now, the software DCQCN datapath) use RCU, so a commit is
+ * atomic for them: they see the old set or the new one, never a mix.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+
+#include "rocetune.h"
+
+static const struct rt_param_set *rt_default_set(void)
+{
+	return &rt_preset_lookup(RT_DEFAULT_PRESET,
+				 strlen(RT_DEFAULT_PRESET))->set;
+}
+
+int rt_port_init(struct rt_port *port, u32 num)
+{
+	struct rt_param_set *active;
+
+	active = kmemdup(rt_default_set(), sizeof(*active), GFP_KERNEL);
+	if (!active)
+		return -ENOMEM;
+	port->num = num;
+	mutex_init(&port->lock);
+	port->staged = *active;
+	RCU_INIT_POINTER(port->active, active);
+	return 0;
+}
+
+void rt_port_fini(struct rt_port *port)
+{
+	/* No reader is left: the device is unreachable from configfs. */
+	kfree(rcu_dereference_protected(port->active, true));
+	mutex_destroy(&port->lock);
+}
+
+int rt_port_stage(struct rt_port *port, enum rt_param_id id,
+		  const char *buf, size_t len)
+{
+	u32 v;
+	int err;
+
+	/* Parse before locking: a bad write must not touch the set. */
+	err = rt_param_parse(id, buf, len, &v);
+	if (err)
+		return err;
+	mutex_lock(&port->lock);
+	port->staged.v[id] = v;
+	mutex_unlock(&port->lock);
+	return 0;
+}
+
+int rt_port_stage_preset(struct rt_port *port, const char *buf, size_t len)
+{
+	const struct rt_preset *preset = rt_preset_lookup(buf, len);
+
+	if (!preset)
+		return -EINVAL;
+	mutex_lock(&port->lock);
+	port->staged = preset->set;
+	mutex_unlock(&port->lock);
+	return 0;
+}
+
+int rt_port_commit(struct rt_dev *dev, struct rt_port *port)
+{
+	struct rt_param_set *next, *prev;
+	char why[RT_ERR_MAX];
+	int err;
+
+	next = kmalloc(sizeof(*next), GFP_KERNEL);
+	if (!next)
+		return -ENOMEM;
+
+	mutex_lock(&port->lock);
+	if (!dev->has_backend) {
+		snprintf(port->last_error, sizeof(port->last_error),
+			 "no congestion-control backend for driver %s: values are staged only",
+			 dev->driver);
+		err = -EOPNOTSUPP;
+		goto out_unlock;
+	}
+	err = rt_params_validate(&port->staged, why, sizeof(why));
+	if (err) {
+		strscpy(port->last_error, why, sizeof(port->last_error));
+		goto out_unlock;
+	}
+	*next = port->staged;
+	prev = rcu_replace_pointer(port->active, next,
+				   lockdep_is_held(&port->lock));
+	port->generation++;
+	port->last_error[0] = '\0';
+	mutex_unlock(&port->lock);
+	/* Commits are rare and may sleep: wait out readers of the old set. */
+	synchronize_rcu();
+	kfree(prev);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&port->lock);
+	kfree(next);
+	return err;
+}
+
+void rt_port_discard(struct rt_port *port)
+{
+	mutex_lock(&port->lock);
+	port->staged = *rcu_dereference_protected(port->active,
+						  lockdep_is_held(&port->lock));
+	mutex_unlock(&port->lock);
+}
+
+u32 rt_port_active_value(struct rt_port *port, enum rt_param_id id)
+{
+	u32 v;
+
+	rcu_read_lock();
+	v = rcu_dereference(port->active)->v[id];
+	rcu_read_unlock();
+	return v;
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A port's counters as one "name value" table: the vendor-neutral
+ * congestion counters first (summed from whichever driver counters feed
+ * them), then every driver counter under its own name. The driver's
+ * counters are read through its own hw-stats ops into a private stats
+ * struct, the same way the RDMA core fills sysfs hw_counters.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include "rocetune.h"
+#include "core/rt_counters.h"
+
+int rt_counters_init(struct rt_dev *dev, struct rt_port *port)
+{
+	struct ib_device *ibdev = dev->ibdev;
+	struct rdma_hw_stats *stats;
+
+	if (!ibdev->ops.alloc_hw_port_stats || !ibdev->ops.get_hw_stats)
+		return 0;
+	stats = ibdev->ops.alloc_hw_port_stats(ibdev, port->num);
+	if (!stats)
+		return 0;	/* the driver has no counters on this port */
+	port->hw_stats = stats;
+	return 0;
+}
+
+void rt_counters_fini(struct rt_port *port)
+{
+	rdma_free_hw_stats_struct(port->hw_stats);
+	port->hw_stats = NULL;
+}
+
+static bool rt_counter_enabled(const struct rdma_hw_stats *stats, int i)
+{
+	return !stats->is_disabled || !test_bit(i, stats->is_disabled);
+}
+
+ssize_t rt_counters_show(struct rt_dev *dev, struct rt_port *port,
+			 char *page)
+{
+	struct rdma_hw_stats *stats = port->hw_stats;
+	u64 neutral[RT_C_COUNT] = {};
+	bool seen[RT_C_COUNT] = {};
+	ssize_t n = 0;
+	int i, ret;
+
+	if (!stats)
+		return 0;
+
+	mutex_lock(&stats->lock);
+	ret = dev->ibdev->ops.get_hw_stats(dev->ibdev, stats, port->num,
+					   stats->num_counters);
+	if (ret < 0) {
+		mutex_unlock(&stats->lock);
+		return ret;
+	}
+	for (i = 0; i < stats->num_counters; i++) {
+		int id;
+
+		if (!rt_counter_enabled(stats, i))
+			continue;
+		id = rt_counter_alias(stats->descs[i].name);
+		if (id >= 0) {
+			neutral[id] += stats->value[i];
+			seen[id] = true;
+		}
+	}
+	for (i = 0; i < RT_C_COUNT; i++)
+		if (seen[i])
+			n += sysfs_emit_at(page, n, "%s %llu\n",
+					   rt_counter_names[i], neutral[i]);
+	for (i = 0; i < stats->num_counters; i++)
+		if (rt_counter_enabled(stats, i))
+			n += sysfs_emit_at(page, n, "%s %llu\n",
+					   stats->descs[i].name,
+					   stats->value[i]);
+	mutex_unlock(&stats->lock);
+	return n;
+}

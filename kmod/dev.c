@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ib_client: attach to every RoCE device as it registers, present it
+ * in configfs, and detach when it unregisters, is renamed or the module
+ * goes away.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/overflow.h>
+
+#include "rocetune.h"
+
+static const char *const rt_driver_names[] = {
+	[RDMA_DRIVER_MLX5] = "mlx5",
+	[RDMA_DRIVER_MLX4] = "mlx4",
+	[RDMA_DRIVER_CXGB4] = "cxgb4",
+	[RDMA_DRIVER_BNXT_RE] = "bnxt_re",
+	[RDMA_DRIVER_OCRDMA] = "ocrdma",
+	[RDMA_DRIVER_IRDMA] = "irdma",
+	[RDMA_DRIVER_VMW_PVRDMA] = "vmw_pvrdma",
+	[RDMA_DRIVER_QEDR] = "qedr",
+	[RDMA_DRIVER_HNS] = "hns",
+	[RDMA_DRIVER_RXE] = "rxe",
+	[RDMA_DRIVER_EFA] = "efa",
+	[RDMA_DRIVER_SIW] = "siw",
+	[RDMA_DRIVER_ERDMA] = "erdma",
+};
+
+static const char *rt_driver_name(const struct ib_device *ibdev)
+{
+	u32 id = ibdev->ops.driver_id;
+
+	if (id < ARRAY_SIZE(rt_driver_names) && rt_driver_names[id])
+		return rt_driver_names[id];
+	return "unknown";
+}
+
+static void rt_dev_release(struct kref *ref)
+{
+	struct rt_dev *dev = container_of(ref, struct rt_dev, ref);
+	u32 i;
+
+	for (i = 0; i < dev->nports; i++)
+		rt_port_fini(&dev->ports[i]);
+	kfree(dev);
+}
+
+void rt_dev_put(struct rt_dev *dev)
+{
+	kref_put(&dev->ref, rt_dev_release);
+}
+
+static int rt_client_add(struct ib_device *ibdev)
+{
+	u32 first = rdma_start_port(ibdev), last = rdma_end_port(ibdev);
+	struct rt_dev *dev;
+	u32 p, i = 0;
+	int err;
+
+	/* rocetune tunes RoCE: a device with no RoCE port is not ours. */
+	for (p = first; p <= last; p++)
+		if (rdma_protocol_roce(ibdev, p))
+			break;
+	if (p > last)
+		return -EOPNOTSUPP;
+
+	dev = kzalloc(struct_size(dev, ports, last - first + 1), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	kref_init(&dev->ref);
+	dev->ibdev = ibdev;
+	dev->driver = rt_driver_name(ibdev);
+	/* Only Soft-RoCE gets rocetune's own DCQCN; see Documentation/. */
+	dev->has_backend = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
+	dev->first_port = first;
+	dev->nports = last - first + 1;
+
+	for (i = 0; i < dev->nports; i++) {
+		err = rt_port_init(&dev->ports[i], first + i);
+		if (err)
+			goto err_ports;
+		err = rt_counters_init(dev, &dev->ports[i]);
+		if (err) {
+			rt_port_fini(&dev->ports[i]);
+			goto err_ports;
+		}
+	}
+
+	err = rt_dir_create(dev);
+	if (err)
+		goto err_ports;
+
+	ib_set_client_data(ibdev, &rt_ib_client, dev);
+	pr_info("attached to %s (%s, %u port%s)\n", dev_name(&ibdev->dev),
+		dev->driver, dev->nports, dev->nports == 1 ? "" : "s");
+	return 0;
+
+err_ports:
+	while (i--) {
+		rt_counters_fini(&dev->ports[i]);
+		rt_port_fini(&dev->ports[i]);
+	}
+	kfree(dev);
+	return err;
+}
+
+static void rt_client_remove(struct ib_device *ibdev, void *client_data)
+{
+	struct rt_dev *dev = client_data;
+	u32 i;
+
+	/* Returns only when no configfs handler can reach dev->ibdev. */
+	rt_dir_destroy(dev);
+	/* The stats descriptors belong to the driver: drop them now. */
+	for (i = 0; i < dev->nports; i++)
+		rt_counters_fini(&dev->ports[i]);
+	dev->ibdev = NULL;
+	pr_info("detached from %s\n", dev_name(&ibdev->dev));
+	rt_dev_put(dev);
+}
+
+static void rt_client_rename(struct ib_device *ibdev, void *client_data)
+{
+	struct rt_dev *dev = client_data;
+	int err;
+
+	/*
+	 * configfs cannot rename a directory from the kernel, so present
+	 * the device under a new directory. Its state lives in rt_dev and
+	 * carries over; only the old directory goes.
+	 */
+	rt_dir_destroy(dev);
+	err = rt_dir_create(dev);
+	if (err)
+		pr_err("%s: cannot present renamed device in configfs: %d\n",
+		       dev_name(&ibdev->dev), err);
+}
+
+struct ib_client rt_ib_client = {
+	.name = "rocetune",
+	.add = rt_client_add,
+	.remove = rt_client_remove,
+	.rename = rt_client_rename,
+};

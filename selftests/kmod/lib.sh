@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared setup for rocetune.ko selftests (sourced inside a lab guest or on
+# a real RoCE host).
+
+KMOD_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../kmod" && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/tap.sh"
+
+CFS=/sys/kernel/config
+RT=$CFS/rocetune
+
+# Everything these tests do needs root and the module built for this kernel.
+rt_require() {
+	[ "$(id -u)" -eq 0 ] || tap_skip_all "must run as root"
+	[ -f "$KMOD_DIR/rocetune.ko" ] || tap_skip_all "kmod/rocetune.ko not built (run make)"
+	modinfo -F vermagic "$KMOD_DIR/rocetune.ko" 2>/dev/null |
+		grep -q "^$(uname -r) " ||
+		tap_skip_all "rocetune.ko was built for another kernel than $(uname -r)"
+	modprobe configfs 2>/dev/null || true
+	mountpoint -q $CFS || mount -t configfs none $CFS
+	modprobe rdma_rxe || tap_skip_all "rdma_rxe not available"
+}
+
+rt_load() { insmod "$KMOD_DIR/rocetune.ko"; }
+rt_unload() { rmmod rocetune; }
+rt_loaded() { [ -d /sys/module/rocetune ]; }
+
+# The first netdev that is up and is not lo.
+rt_netdev() {
+	ip -o link show up | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2; exit }'
+}
+
+# rt_wait COND-CMD...: poll up to ~10 s (TCG guests are slow).
+rt_wait() {
+	local i
+	for i in $(seq 100); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Kernel log lines that mean rocetune (or anything) went wrong.
+rt_dmesg_clean() {
+	! dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|refcount_t|use-after-free|list_del corruption'
+}
+
+# rt_write FILE VALUE: write VALUE exactly (no newline added) in one
+# write(2); returns the write's success.
+rt_write() { { printf "%s" "$2" >"$1"; } 2>/dev/null; }

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# dkms.conf works: dkms add, build, install and remove succeed against the
+# newest installed Debian kernel headers, and the module DKMS built loads
+# in a lab guest running that kernel. DKMS runs on private trees
+# (--sourcetree/--dkmstree/--installtree, --no-depmod) so the machine's own
+# /usr/src, /var/lib/dkms and /lib/modules are left alone.
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib/tap.sh"
+
+command -v dkms >/dev/null || tap_skip_all "dkms not installed (make deps)"
+[ "$(id -u)" -eq 0 ] || tap_skip_all "dkms needs root"
+KDIR=$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -1)
+[ -n "$KDIR" ] || tap_skip_all "no kernel headers installed"
+K=$(basename "$(dirname "$KDIR")")
+VER=$(cat "$TOP/VERSION")
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-dkms.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+SRC=$T/src/rocetune-$VER
+O=(--sourcetree "$T/src" --dkmstree "$T/dkms" --installtree "$T/inst" --no-depmod)
+mkdir -p "$SRC" "$T/dkms" "$T/inst/$K"
+
+tap_plan 9
+tap_diag "kernel $K, version $VER"
+
+conf_ver=$(. "$TOP/dkms.conf" && echo "$PACKAGE_VERSION")
+tap_eq "dkms.conf PACKAGE_VERSION matches VERSION" "$VER" "$conf_ver"
+
+# The source as a release would ship it: tracked files only, no build output.
+(cd "$TOP" && git ls-files -z 2>/dev/null | xargs -0 tar -cf -) | tar -xf - -C "$SRC"
+[ -f "$SRC/dkms.conf" ] || cp -a "$TOP/." "$SRC"	# not a git checkout
+tap_ok "dkms add" dkms add -m rocetune -v "$VER" "${O[@]}"
+tap_ok "dkms build -k $K" dkms build -m rocetune -v "$VER" -k "$K" "${O[@]}"
+tap_ok "dkms install -k $K" dkms install -m rocetune -v "$VER" -k "$K" "${O[@]}"
+KO=$(find "$T/inst/$K" -name 'rocetune.ko*' | head -1)
+t_modinfo() {
+	[ -n "$KO" ] &&
+	modinfo -F vermagic "$KO" | grep -q "^$K " &&
+	[ "$(modinfo -F version "$KO")" = "$VER" ]
+}
+tap_ok "installed module has vermagic $K and version $VER" t_modinfo
+tap_ok "dkms status shows installed" bash -c "dkms status ${O[*]} | grep -q 'rocetune/$VER, $K, .*: installed'"
+
+# Load what DKMS built, in a guest booting kernel $K.
+if [ -x "$TOP/selftests/lab/lab-run" ] && [ -n "$KO" ]; then
+	cat >"$T/guest.sh" <<GUEST
+#!/bin/bash
+. "$TOP/selftests/lib/tap.sh"
+tap_plan 2
+modprobe configfs; mount -t configfs none /sys/kernel/config 2>/dev/null
+modprobe ib_core
+tap_ok "insmod the DKMS-built module" insmod "$KO"
+tap_ok "its configfs subsystem appears" test -d /sys/kernel/config/rocetune
+tap_done
+GUEST
+	chmod +x "$T/guest.sh"
+	LAB_KVER=$K "$TOP/selftests/lab/lab-run" --hosts 1 --timeout 300 \
+		--out "$T/lab" --script 1="$T/guest.sh" >"$T/lab.log" 2>&1
+	rc=$?
+	sed 's/^/#   /' "$T/lab/share/host1/out.tap" 2>/dev/null
+	[ "$rc" -eq 0 ] || tail -5 "$T/lab.log" | sed "s/^/#   lab: /"
+	tap_eq "DKMS-built module loads in a guest running $K" 0 "$rc"
+else
+	tap_skip "DKMS-built module loads in a guest" "lab harness not available"
+fi
+
+tap_ok "dkms remove --all" dkms remove -m rocetune -v "$VER" --all "${O[@]}"
+t_removed() {
+	[ -z "$(find "$T/inst" -name 'rocetune.ko*')" ] &&
+	! dkms status "${O[@]}" | grep -q rocetune
+}
+tap_ok "module and DKMS entry gone after remove" t_removed
+tap_done

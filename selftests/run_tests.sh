@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run every rocetune test and report in TAP: host unit tests, host-side
+# tests (DKMS), and the in-guest selftests, each booted in the QEMU lab
+# with the topology it needs. Nested TAP of each program is printed
+# behind "# ", kselftest-runner style; the last line is the total
+# "N passed, N failed, N skipped" over every test point.
+#
+#   selftests/run_tests.sh              everything
+#   selftests/run_tests.sh PATTERN...   only programs whose name matches
+#   selftests/run_tests.sh --list       list the programs
+#
+# Assumes a built tree (make all SANITIZE=1); `make check` does both.
+
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP" || exit 1
+LAB=selftests/lab/lab-run
+OUT=${RT_TEST_OUT:-$TOP/build/tests}
+
+# The in-guest suites: "HOSTS TIMEOUT SCRIPT [ARGS]". A suite with two
+# hosts runs the same script on both (it branches on LAB_HOST).
+LAB_SUITES=(
+	"1 300 selftests/kmod/lifecycle.sh"
+	"1 600 selftests/kmod/params.sh"
+	"2 400 selftests/kmod/counters.sh"
+)
+# Suites of other parts register here too.
+for f in selftests/*/lab-suites; do
+	[ -f "$f" ] || continue
+	while read -r line; do
+		case $line in ''|'#'*) continue;; esac
+		LAB_SUITES+=("$line")
+	done <"$f"
+done
+
+HOST_TESTS=()
+for f in selftests/unit/test_*; do
+	[ -x "$f" ] && [ ! -d "$f" ] && case $f in *.c|*.o|*.d) ;; *) HOST_TESTS+=("$f");; esac
+done
+for f in selftests/host/*.sh; do
+	[ -x "$f" ] && HOST_TESTS+=("$f")
+done
+
+selected() {
+	local p
+	[ ${#PATTERNS[@]} -eq 0 ] && return 0
+	for p in "${PATTERNS[@]}"; do
+		[[ $1 == *$p* ]] && return 0
+	done
+	return 1
+}
+
+PATTERNS=()
+LIST=
+for a in "$@"; do
+	case $a in
+	--list) LIST=1;;
+	*) PATTERNS+=("$a");;
+	esac
+done
+
+if [ -n "$LIST" ]; then
+	printf '%s\n' "${HOST_TESTS[@]}"
+	for s in "${LAB_SUITES[@]}"; do
+		read -r h _ path _ <<<"$s"
+		echo "$path (lab, $h host$([ "$h" -gt 1 ] && echo s))"
+	done
+	exit 0
+fi
+
+NPROG=0 NPASS=0 NFAIL=0 NSKIP=0 PROG_FAILED=()
+
+# account NAME RC FILE: fold one program's TAP (in FILE) into the totals.
+account() {
+	local name=$1 rc=$2 file=$3 p=0 f=0 s=0 status
+	p=$(grep -cE '^ok [0-9]+' "$file" | head -1)
+	s=$(grep -cE '^ok [0-9]+.*# SKIP' "$file" | head -1)
+	f=$(grep -cE '^not ok [0-9]+' "$file" | head -1)
+	p=$((p - s))
+	if grep -qE '^1\.\.0 # SKIP' "$file"; then
+		s=$((s + 1))
+	fi
+	# A program that failed without a failing test point (crash, timeout,
+	# plan mismatch) still counts as one failure.
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ] && [ "$f" -eq 0 ]; then
+		f=1
+	fi
+	NPASS=$((NPASS + p)); NFAIL=$((NFAIL + f)); NSKIP=$((NSKIP + s))
+	NPROG=$((NPROG + 1))
+	sed 's/^/# /' "$file"
+	if [ "$rc" -eq 4 ]; then
+		status="ok $NPROG selftests: $name # SKIP"
+	elif [ "$rc" -eq 0 ] && [ "$f" -eq 0 ]; then
+		status="ok $NPROG selftests: $name"
+	else
+		status="not ok $NPROG selftests: $name # exit=$rc"
+		PROG_FAILED+=("$name")
+	fi
+	echo "$status"
+}
+
+mkdir -p "$OUT"
+echo "TAP version 13"
+
+for t in "${HOST_TESTS[@]}"; do
+	selected "$t" || continue
+	log="$OUT/$(basename "$t").tap"
+	timeout 600 "$t" >"$log" 2>&1
+	account "$t" $? "$log"
+done
+
+for s in "${LAB_SUITES[@]}"; do
+	read -r hosts tmo path args <<<"$s"
+	selected "$path" || continue
+	name=${path#selftests/}
+	run="$OUT/lab-$(echo "$name" | tr '/.' '--')"
+	rm -rf "$run"
+	# shellcheck disable=SC2086
+	$LAB --hosts "$hosts" --timeout "$tmo" --out "$run" \
+		--script "all=$path" $args >"$run.log" 2>&1
+	labrc=$?
+	for h in $(seq 1 "$hosts"); do
+		tap="$run/share/host$h/out.tap"
+		rc=$(cat "$run/share/host$h/rc" 2>/dev/null || echo 125)
+		[ -f "$tap" ] || { echo "no output (lab exit $labrc)" >"$run.host$h.missing"; tap="$run.host$h.missing"; }
+		if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ]; then
+			echo "# lab log: $run.log; consoles in $run/"
+			tail -5 "$run.log" | sed 's/^/# /'
+		fi
+		suffix=
+		[ "$hosts" -gt 1 ] && suffix=" [host$h]"
+		account "$name$suffix" "$rc" "$tap"
+	done
+done
+
+echo "1..$NPROG"
+if [ ${#PROG_FAILED[@]} -gt 0 ]; then
+	echo "# failed programs: ${PROG_FAILED[*]}"
+fi
+echo "rocetune: $NPASS passed, $NFAIL failed, $NSKIP skipped"
+[ "$NFAIL" -eq 0 ]

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests for kmod/core/rt_params.c: the strict parsers behind
+ * every configfs write and profile value, the table's internal
+ * consistency, the presets and the cross-field validation.
+ */
+#include <string.h>
+
+#include "../lib/tap.h"
+#include "rt_params.h"
+
+static int parses(enum rt_param_id id, const char *s, u32 *out)
+{
+	return rt_param_parse(id, s, strlen(s), out) == 0;
+}
+
+static void test_u32_parser(void)
+{
+	static const char *const bad[] = {
+		"", "\n", "-1", "+1", " 1", "1 ", "0x10", "1.5", "abc", "12abc",
+		"4294967296", "99999999999999999999", "1\n\n", "\n1",
+	};
+	unsigned int i;
+	u32 v = 77;
+
+	tap_check(!rt_parse_u32("0", 1, &v) && v == 0, "u32: 0");
+	tap_check(!rt_parse_u32("4294967295\n", 11, &v) && v == 4294967295u,
+		  "u32: 2^32-1 with newline");
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		v = 77;
+		tap_check(rt_parse_u32(bad[i], strlen(bad[i]), &v) == -EINVAL &&
+			  v == 77, "u32: rejects \"%s\" and leaves the output",
+			  bad[i][0] == '\n' ? "\\n" : bad[i]);
+	}
+	/* Length is honoured: no NUL needed, trailing bytes ignored. */
+	tap_check(!rt_parse_u32("123xyz", 3, &v) && v == 123,
+		  "u32: parses only len bytes");
+}
+
+static void test_prio_lists(void)
+{
+	static const struct { const char *in; u32 mask; const char *out; } ok[] = {
+		{ "none", 0x00, "none" }, { "0-7", 0xff, "0-7" },
+		{ "3", 0x08, "3" }, { "0,3-5", 0x39, "0,3-5" },
+		{ "7,0", 0x81, "0,7" }, { "1,2,3", 0x0e, "1-3" },
+		{ "3-3\n", 0x08, "3" }, { "0,2,5,7", 0xa5, "0,2,5,7" },
+	};
+	static const char *const bad[] = {
+		"", "8", "3-1", "3,", ",3", "a", "-1", " 3", "0-8", "0x3",
+		"3,,4", "none,3", "3-", "NONE",
+	};
+	unsigned int i;
+	char buf[32];
+	u32 m;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		m = 0xdead;
+		tap_check(!rt_parse_prio_mask(ok[i].in, strlen(ok[i].in), &m) &&
+			  m == ok[i].mask, "prio list \"%s\" -> 0x%02x (got 0x%x)",
+			  ok[i].in[strlen(ok[i].in) - 1] == '\n' ? "3-3\\n" : ok[i].in,
+			  ok[i].mask, m);
+		rt_format_prio_mask(ok[i].mask, buf, sizeof(buf));
+		tap_check(!strcmp(buf, ok[i].out), "prio mask 0x%02x formats as %s (got %s)",
+			  ok[i].mask, ok[i].out, buf);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		m = 0xdead;
+		tap_check(rt_parse_prio_mask(bad[i], strlen(bad[i]), &m) == -EINVAL &&
+			  m == 0xdead, "prio list rejects \"%s\"", bad[i]);
+	}
+	/* Every mask round-trips through format and parse. */
+	for (m = 0; m < 256; m++) {
+		u32 back = 0xdead;
+
+		rt_format_prio_mask(m, buf, sizeof(buf));
+		if (rt_parse_prio_mask(buf, strlen(buf), &back) || back != m)
+			break;
+	}
+	tap_check(m == 256, "all 256 masks round-trip (first failure at %u)", m);
+}
+
+static void test_table(void)
+{
+	int i, bad = 0, j;
+
+	for (i = 0; i < RT_P_COUNT; i++) {
+		const struct rt_param_desc *d = &rt_param_descs[i];
+
+		if (!d->name || !d->unit || !d->help || d->min > d->max ||
+		    rt_param_lookup(d->name, strlen(d->name)) != i)
+			bad++;
+		for (j = 0; j < i; j++)
+			if (!strcmp(d->name, rt_param_descs[j].name))
+				bad++;
+	}
+	tap_check(!bad, "every parameter has a unique name, unit, help and min <= max");
+	tap_check(rt_param_lookup("rp_min_rate_mbps\n", 17) == RT_P_RP_MIN_RATE_MBPS,
+		  "lookup accepts one trailing newline");
+	tap_check(rt_param_lookup("rp_min_rate", 11) == -1 &&
+		  rt_param_lookup("rp_min_rate_mbpsx", 17) == -1,
+		  "lookup rejects prefixes and extensions");
+}
+
+static void test_edges(void)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < RT_P_COUNT; i++) {
+		const struct rt_param_desc *d = &rt_param_descs[i];
+		char buf[RT_PARAM_TEXT_MAX];
+		u32 v;
+
+		if (d->kind == RT_KIND_PRIO_MASK)
+			continue;
+		snprintf(buf, sizeof(buf), "%u", d->min);
+		if (!parses(i, buf, &v) || v != d->min)
+			bad++;
+		snprintf(buf, sizeof(buf), "%u", d->max);
+		if (!parses(i, buf, &v) || v != d->max)
+			bad++;
+		if (d->min > 0) {
+			snprintf(buf, sizeof(buf), "%u", d->min - 1);
+			if (parses(i, buf, &v))
+				bad++;
+		}
+		if (d->max < 0xffffffffu) {
+			snprintf(buf, sizeof(buf), "%u", d->max + 1);
+			if (parses(i, buf, &v))
+				bad++;
+		}
+		/* format then parse gives the value back */
+		if (rt_param_format(i, d->max, buf, sizeof(buf)) <= 0 ||
+		    !parses(i, buf, &v) || v != d->max)
+			bad++;
+	}
+	tap_check(!bad, "every numeric parameter: edges accepted, one past rejected, format round-trips (%d bad)", bad);
+}
+
+static void test_presets_and_validation(void)
+{
+	const struct rt_preset *paper = rt_preset_lookup("paper", 5);
+	const struct rt_preset *cx = rt_preset_lookup("connectx\n", 9);
+	struct rt_param_set s;
+	char why[160];
+	unsigned int i;
+
+	tap_check(paper && cx && !rt_preset_lookup("bogus", 5),
+		  "presets paper and connectx exist, bogus does not");
+	if (!paper || !cx)
+		return;
+	/* The definition of the paper preset. */
+	tap_check(paper->set.v[RT_P_RP_ALPHA_GAIN_1024THS] == 4 &&
+		  paper->set.v[RT_P_RP_ALPHA_UPDATE_PERIOD_US] == 55 &&
+		  paper->set.v[RT_P_RP_RATE_INCREASE_TIMER_US] == 55 &&
+		  paper->set.v[RT_P_RP_BYTE_COUNTER_BYTES] == 10000000 &&
+		  paper->set.v[RT_P_RP_FAST_RECOVERY_STAGES] == 5 &&
+		  paper->set.v[RT_P_RP_ADDITIVE_INCREASE_MBPS] == 40 &&
+		  paper->set.v[RT_P_RP_HYPER_INCREASE_MBPS] == 200 &&
+		  paper->set.v[RT_P_NP_MIN_CNP_INTERVAL_US] == 50,
+		  "paper preset: g=1/256, K=T=55us, B=10MB, F=5, AI 40, HAI 200, N=50us");
+	for (i = 0; i < rt_preset_count; i++)
+		tap_check(!rt_params_validate(&rt_presets[i].set, why, sizeof(why)),
+			  "preset %s passes validation %s", rt_presets[i].name, why);
+
+	s = paper->set;
+	s.v[RT_P_RP_MAX_RATE_MBPS] = 100;
+	s.v[RT_P_RP_MIN_RATE_MBPS] = 200;
+	tap_check(rt_params_validate(&s, why, sizeof(why)) == -EINVAL &&
+		  strstr(why, "rp_min_rate_mbps") && strstr(why, "rp_max_rate_mbps"),
+		  "min rate above max rate refused, both named: %s", why);
+	s.v[RT_P_RP_MAX_RATE_MBPS] = 0;
+	tap_check(!rt_params_validate(&s, why, sizeof(why)),
+		  "max rate 0 means line rate: any min rate is fine");
+	s = paper->set;
+	s.v[RT_P_RP_ADDITIVE_INCREASE_MBPS] = 300;
+	tap_check(rt_params_validate(&s, why, sizeof(why)) == -EINVAL &&
+		  strstr(why, "rp_hyper_increase_mbps"),
+		  "additive step above hyper step refused: %s", why);
+	s = paper->set;
+	s.v[RT_P_RP_RATE_ON_FIRST_CNP_MBPS] = 50;
+	s.v[RT_P_RP_MAX_RATE_MBPS] = 40;
+	tap_check(rt_params_validate(&s, why, sizeof(why)) == -EINVAL,
+		  "rate on first CNP above max rate refused: %s", why);
+	s = paper->set;
+	s.v[RT_P_NP_CNP_DSCP] = 64;
+	tap_check(rt_params_validate(&s, why, sizeof(why)) == -EINVAL &&
+		  strstr(why, "np_cnp_dscp"),
+		  "a set built by hand with an out-of-range value is refused: %s", why);
+}
+
+int main(void)
+{
+	test_u32_parser();
+	test_prio_lists();
+	test_table();
+	test_edges();
+	test_presets_and_validation();
+	return tap_done();
+}

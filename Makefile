@@ -66,6 +66,7 @@ lab: deps
 
 check: deps
 	$(MAKE) all SANITIZE=1
+	$(MAKE) -C selftests/unit all
 	selftests/run_tests.sh
 
 unit:

@@ -93,7 +93,7 @@ const struct rt_param_desc rt_param_descs[RT_P_COUNT] = {
 const struct rt_preset rt_presets[] = {
 	{
 		.name = "paper",
-		.help = "DCQCN as published: g=1/256, K=T=55us, B=10MB, F=5, AI 40, HAI 200 Mb/s, N=50us",
+		.help = "DCQCN as published (Zhu et al., SIGCOMM 2015)",
 		.set.v = {
 			[RT_P_RP_ENABLED_PRIOS] = 0xff,
 			[RT_P_NP_ENABLED_PRIOS] = 0xff,
@@ -123,7 +123,7 @@ const struct rt_preset rt_presets[] = {
 	},
 	{
 		.name = "connectx",
-		.help = "NVIDIA ConnectX firmware defaults: g=5/1024, K=1us, T=300us, B=32767, F=1, AI 5, HAI 50 Mb/s, N=4us",
+		.help = "NVIDIA ConnectX firmware defaults",
 		.set.v = {
 			[RT_P_RP_ENABLED_PRIOS] = 0xff,
 			[RT_P_NP_ENABLED_PRIOS] = 0xff,

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Software DCQCN: reaction-point state machine and notification-point CNP
+ * pacing, in integers only. Documentation/dcqcn.rst describes the
+ * algorithm as implemented here and every place where the paper, its
+ * author's ns-3 code and mlx5 firmware differ.
+ */
+#include "dcqcn.h"
+
+#ifdef __KERNEL__
+#include <linux/math64.h>
+#endif
+
+/* u64 / u32 for the few rare-path divisions (div_u64 on 32-bit kernels). */
+static inline u64 dcqcn_div(u64 a, u32 b)
+{
+#ifdef __KERNEL__
+	return div_u64(a, b);
+#else
+	return a / b;
+#endif
+}
+
+static inline u32 sat_add_u32(u32 a, u64 b)
+{
+	u64 s = (u64)a + b;
+
+	return s > 0xffffffffull ? 0xffffffffu : (u32)s;
+}
+
+static inline u64 min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+int dcqcn_params_from_set(const struct rt_param_set *set, u32 line_rate_mbps,
+			  struct dcqcn_params *p)
+{
+	const u32 *v = set->v;
+	u32 cap = rt_param_descs[RT_P_RP_MAX_RATE_MBPS].max;
+	u32 max_mbps, min_mbps, first_mbps;
+	char why[96];
+
+	if (rt_params_validate(set, why, sizeof(why)))
+		return -EINVAL;
+
+	/* Ceiling: the line rate, lowered by rp_max_rate_mbps if set. */
+	max_mbps = cap;
+	if (line_rate_mbps && line_rate_mbps < cap)
+		max_mbps = line_rate_mbps;
+	if (v[RT_P_RP_MAX_RATE_MBPS] && v[RT_P_RP_MAX_RATE_MBPS] < max_mbps)
+		max_mbps = v[RT_P_RP_MAX_RATE_MBPS];
+	/* A floor above a slow link's line rate becomes the line rate. */
+	min_mbps = v[RT_P_RP_MIN_RATE_MBPS];
+	if (min_mbps > max_mbps)
+		min_mbps = max_mbps;
+	first_mbps = v[RT_P_RP_RATE_ON_FIRST_CNP_MBPS];
+	if (first_mbps > max_mbps)
+		first_mbps = max_mbps;
+	if (first_mbps && first_mbps < min_mbps)
+		first_mbps = min_mbps;
+
+	p->max_rate_kbps = max_mbps * 1000u;
+	p->min_rate_kbps = min_mbps * 1000u;
+	p->first_cnp_rate_kbps = first_mbps * 1000u;
+	p->g = v[RT_P_RP_ALPHA_GAIN_1024THS];
+	p->alpha_init = v[RT_P_RP_INITIAL_ALPHA_1024THS] <<
+			(DCQCN_ALPHA_SHIFT - DCQCN_G_SHIFT);
+	p->alpha_period_us = v[RT_P_RP_ALPHA_UPDATE_PERIOD_US];
+	p->cut_shift = v[RT_P_RP_RATE_CUT_SHIFT];
+	p->min_factor_pct = v[RT_P_RP_MIN_RATE_FACTOR_PCT];
+	p->reduce_period_us = v[RT_P_RP_RATE_REDUCE_PERIOD_US];
+	p->timer_us = v[RT_P_RP_RATE_INCREASE_TIMER_US];
+	p->byte_counter = v[RT_P_RP_BYTE_COUNTER_BYTES];
+	p->fast_recovery = v[RT_P_RP_FAST_RECOVERY_STAGES];
+	p->ai_kbps = v[RT_P_RP_ADDITIVE_INCREASE_MBPS] * 1000u;
+	p->hai_kbps = v[RT_P_RP_HYPER_INCREASE_MBPS] * 1000u;
+	p->np_interval_us = v[RT_P_NP_MIN_CNP_INTERVAL_US];
+	p->clamp_target = v[RT_P_RP_CLAMP_TARGET_RATE] != 0;
+	p->clamp_after_timer = v[RT_P_RP_CLAMP_TARGET_AFTER_TIMER] != 0;
+	return 0;
+}
+
+/* alpha = (1 - g) * alpha, rounded down (so it always reaches 0). */
+static inline u32 alpha_decayed(u32 alpha, u32 g)
+{
+	return (u32)(((u64)alpha * (1024u - g)) >> DCQCN_G_SHIFT);
+}
+
+/* alpha = (1 - g) * alpha + g; never above 1.0. */
+static inline u32 alpha_raised(u32 alpha, u32 g)
+{
+	return alpha_decayed(alpha, g) +
+	       (g << (DCQCN_ALPHA_SHIFT - DCQCN_G_SHIFT));
+}
+
+void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_params *p,
+		   u64 now_us)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->rc_kbps = p->max_rate_kbps;
+	rp->rt_kbps = p->max_rate_kbps;
+	rp->alpha = p->alpha_init;
+	rp->now_us = now_us;
+	rp->next_alpha_us = DCQCN_NEVER;
+	rp->next_timer_us = DCQCN_NEVER;
+}
+
+static void alpha_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
+			   u64 now)
+{
+	while (rp->next_alpha_us <= now) {
+		/*
+		 * Once alpha * g < 1024, every decay takes exactly 1 off
+		 * (floor(alpha - x) with 0 < x < 1): do them all at once, so
+		 * a long idle costs no more than the first few thousand.
+		 */
+		if ((u64)rp->alpha * p->g < 1024u) {
+			u64 n = dcqcn_div(now - rp->next_alpha_us,
+					  p->alpha_period_us) + 1;
+
+			if (n >= rp->alpha) {
+				rp->stats.alpha_decays += rp->alpha;
+				rp->alpha = 0;
+			} else {
+				rp->stats.alpha_decays += n;
+				rp->alpha -= (u32)n;
+				rp->next_alpha_us += n * p->alpha_period_us;
+			}
+		} else {
+			rp->alpha = alpha_decayed(rp->alpha, p->g);
+			rp->stats.alpha_decays++;
+			rp->next_alpha_us += p->alpha_period_us;
+		}
+		if (!rp->alpha)
+			rp->next_alpha_us = DCQCN_NEVER;
+	}
+}
+
+/* Fully recovered: further increases cannot change RC or RT, so stop. */
+static void stop_if_recovered(struct dcqcn_rp *rp,
+			      const struct dcqcn_params *p)
+{
+	u32 max = p->max_rate_kbps;
+
+	if (rp->rc_kbps >= max && rp->rt_kbps >= max) {
+		rp->next_timer_us = DCQCN_NEVER;
+		rp->byte_acc = 0;
+	}
+}
+
+/*
+ * One rate-increase stage, from the timer or the byte counter. The phase
+ * is chosen from the stage counts *before* this stage is counted, so the
+ * first F stages of either counter are fast recovery:
+ *   both < F       fast recovery   RT unchanged
+ *   both >= F      hyper increase  RT += i * R_HAI, i = min(T, BC) - F + 1
+ *   otherwise      additive        RT += R_AI
+ * then RT is clamped to the maximum rate and RC = ceil((RC + RT) / 2).
+ */
+static void increase_stage(struct dcqcn_rp *rp, const struct dcqcn_params *p,
+			   bool by_bytes)
+{
+	u32 f = p->fast_recovery;
+	u64 rt = rp->rt_kbps;
+	u64 rc;
+
+	if (rp->t_stage < f && rp->bc_stage < f) {
+		rp->stats.fast_recovery++;
+	} else if (rp->t_stage >= f && rp->bc_stage >= f) {
+		u32 i = rp->t_stage < rp->bc_stage ? rp->t_stage : rp->bc_stage;
+
+		i = i - f + 1;
+
+		rt += (u64)i * p->hai_kbps;
+		rp->stats.hyper++;
+	} else {
+		rt += p->ai_kbps;
+		rp->stats.additive++;
+	}
+	if (rt > p->max_rate_kbps)
+		rt = p->max_rate_kbps;
+	rc = ((u64)rp->rc_kbps + rt + 1) >> 1;
+	rp->rt_kbps = (u32)rt;
+	rp->rc_kbps = (u32)min_u64(rc, p->max_rate_kbps);
+
+	if (by_bytes) {
+		rp->bc_stage = sat_add_u32(rp->bc_stage, 1);
+		rp->stats.byte_stages++;
+	} else {
+		rp->t_stage = sat_add_u32(rp->t_stage, 1);
+		rp->stats.timer_stages++;
+	}
+	stop_if_recovered(rp, p);
+}
+
+/*
+ * The RT step every further timer stage will take while only the timer
+ * runs (the byte stage count cannot change then), or 0 if it varies.
+ */
+static u64 constant_timer_step(const struct dcqcn_rp *rp,
+			       const struct dcqcn_params *p)
+{
+	u32 f = p->fast_recovery;
+
+	if (rp->t_stage < f)
+		return 0;		/* fast recovery still to come */
+	if (rp->bc_stage < f)
+		return p->ai_kbps;		/* additive for good */
+	if (rp->t_stage >= rp->bc_stage)	/* hyper, i fixed by BC */
+		return (u64)(rp->bc_stage - f + 1) * p->hai_kbps;
+	return 0;
+}
+
+static void timer_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
+			   u64 now)
+{
+	while (rp->next_timer_us <= now) {
+		u64 t = rp->next_timer_us;
+		u64 s = constant_timer_step(rp, p);
+		u64 d = rp->rt_kbps - rp->rc_kbps;
+
+		/*
+		 * Fast-forward a run of identical stages. With a constant RT
+		 * step s and a gap RT - RC of s or s - 1, one stage moves RT
+		 * and RC both up by exactly s and keeps the gap: RC' =
+		 * ceil((RT - d + RT + s) / 2) = RT + ceil((s - d) / 2). So k
+		 * stages that keep RT within the maximum add k * s to both,
+		 * exactly as k single stages would. This bounds the work of
+		 * catching up after a long idle.
+		 */
+		if (s && s <= p->max_rate_kbps - rp->rt_kbps &&
+		    rp->rc_kbps <= rp->rt_kbps && (d == s || d + 1 == s)) {
+			u64 pending = dcqcn_div(now - t, p->timer_us) + 1;
+			u64 room = dcqcn_div(p->max_rate_kbps - rp->rt_kbps,
+					     (u32)s);
+			u64 k = min_u64(pending, room);
+
+			rp->rt_kbps += (u32)(k * s);
+			rp->rc_kbps += (u32)(k * s);
+			rp->t_stage = sat_add_u32(rp->t_stage, k);
+			rp->stats.timer_stages += k;
+			if (rp->bc_stage < p->fast_recovery)
+				rp->stats.additive += k;
+			else
+				rp->stats.hyper += k;
+			rp->next_timer_us = t + k * p->timer_us;
+			stop_if_recovered(rp, p);
+			continue;
+		}
+		rp->next_timer_us = t + p->timer_us;
+		increase_stage(rp, p, false);
+	}
+}
+
+void dcqcn_rp_advance(struct dcqcn_rp *rp, const struct dcqcn_params *p,
+		      u64 now_us)
+{
+	if (now_us < rp->now_us)
+		now_us = rp->now_us;
+	rp->now_us = now_us;
+	/* Alpha decay and rate increase never read each other's state. */
+	alpha_catch_up(rp, p, now_us);
+	timer_catch_up(rp, p, now_us);
+}
+
+/* RC * (1 - alpha / 2^shift), floored by min_rate_factor_pct and min rate. */
+static u32 cut_rate(const struct dcqcn_rp *rp, const struct dcqcn_params *p)
+{
+	u64 rc = rp->rc_kbps;
+	u64 cut = (rc * rp->alpha) >> (DCQCN_ALPHA_SHIFT + p->cut_shift);
+	u64 r = rc - cut;
+	u64 floor = dcqcn_div(rc * p->min_factor_pct + 99, 100);
+
+	if (r < floor)
+		r = floor;
+	if (r < p->min_rate_kbps)
+		r = p->min_rate_kbps;
+	return (u32)min_u64(r, p->max_rate_kbps);
+}
+
+bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p,
+		     u64 now_us)
+{
+	u64 now;
+
+	dcqcn_rp_advance(rp, p, now_us);
+	now = rp->now_us;
+	rp->last_cnp_us = now;
+
+	if (rp->cut_once && p->reduce_period_us &&
+	    now - rp->last_cut_us < p->reduce_period_us) {
+		/* Too soon for another cut; alpha still sees the CNP. */
+		rp->alpha = alpha_raised(rp->alpha, p->g);
+		rp->next_alpha_us = now + p->alpha_period_us;
+		rp->stats.cnp_ignored++;
+		return false;
+	}
+
+	/*
+	 * Target: mlx5 semantics. rp_clamp_target_rate: always RT = RC.
+	 * Otherwise only if the rate went up since the last cut: by the
+	 * byte counter, or also by the timer with
+	 * rp_clamp_target_after_timer. Else RT keeps the rate of before
+	 * the last cut, so a flow recovers towards it quickly.
+	 */
+	if (p->clamp_target || rp->bc_stage ||
+	    (p->clamp_after_timer && rp->t_stage))
+		rp->rt_kbps = rp->rc_kbps;
+
+	if (!rp->cut_once && p->first_cnp_rate_kbps)
+		rp->rc_kbps = p->first_cnp_rate_kbps;
+	else
+		rp->rc_kbps = cut_rate(rp, p);
+	/* The paper's order: cut with the old alpha, then update it. */
+	rp->alpha = alpha_raised(rp->alpha, p->g);
+
+	rp->t_stage = 0;
+	rp->bc_stage = 0;
+	rp->byte_acc = 0;
+	rp->next_timer_us = now + p->timer_us;
+	rp->next_alpha_us = now + p->alpha_period_us;
+	rp->last_cut_us = now;
+	rp->cut_once = true;
+	rp->stats.cnp_handled++;
+	return true;
+}
+
+void dcqcn_rp_on_tx(struct dcqcn_rp *rp, const struct dcqcn_params *p,
+		    u64 now_us, u32 bytes)
+{
+	u64 n;
+
+	dcqcn_rp_advance(rp, p, now_us);
+	/* Bytes count only while the flow is recovering from a cut. */
+	if (!p->byte_counter || rp->next_timer_us == DCQCN_NEVER)
+		return;
+	rp->byte_acc += bytes;
+	if (rp->byte_acc < p->byte_counter)
+		return;
+	n = dcqcn_div(rp->byte_acc, p->byte_counter);
+	rp->byte_acc -= n * p->byte_counter;
+	if (n > DCQCN_MAX_BYTE_STAGES_PER_TX)
+		n = DCQCN_MAX_BYTE_STAGES_PER_TX;
+	while (n-- && rp->next_timer_us != DCQCN_NEVER)
+		increase_stage(rp, p, true);
+}
+
+u64 dcqcn_rp_next_event_us(const struct dcqcn_rp *rp)
+{
+	return min_u64(rp->next_alpha_us, rp->next_timer_us);
+}
+
+void dcqcn_rp_reparam(struct dcqcn_rp *rp, const struct dcqcn_params *p,
+		      u64 now_us)
+{
+	u32 lo = p->min_rate_kbps, hi = p->max_rate_kbps;
+
+	if (now_us < rp->now_us)
+		now_us = rp->now_us;
+	rp->now_us = now_us;
+	if (!rp->cut_once) {
+		rp->rc_kbps = hi;
+		rp->rt_kbps = hi;
+		rp->alpha = p->alpha_init;
+		return;
+	}
+	if (rp->rc_kbps > hi)
+		rp->rc_kbps = hi;
+	if (rp->rc_kbps < lo)
+		rp->rc_kbps = lo;
+	if (rp->rt_kbps > hi)
+		rp->rt_kbps = hi;
+	if (rp->rt_kbps < rp->rc_kbps)
+		rp->rt_kbps = rp->rc_kbps;
+	if (rp->next_timer_us == DCQCN_NEVER && rp->rc_kbps < hi)
+		rp->next_timer_us = now_us + p->timer_us;
+	stop_if_recovered(rp, p);
+}
+
+void dcqcn_np_init(struct dcqcn_np *np)
+{
+	memset(np, 0, sizeof(*np));
+}
+
+bool dcqcn_np_should_send_cnp(struct dcqcn_np *np,
+			      const struct dcqcn_params *p, u64 now_us)
+{
+	u64 elapsed = now_us > np->last_cnp_us ? now_us - np->last_cnp_us : 0;
+
+	if (np->sent_once && elapsed < p->np_interval_us) {
+		np->cnp_suppressed++;
+		return false;
+	}
+	if (!np->sent_once || now_us > np->last_cnp_us)
+		np->last_cnp_us = now_us;
+	np->sent_once = true;
+	np->cnp_sent++;
+	return true;
+}

@@ -1,0 +1,820 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests for the DCQCN core (kmod/core/dcqcn.c). Every expected
+ * value is worked out by hand from the equations in Documentation/dcqcn.rst
+ * (the working is in the comments). Units: rates in kb/s, alpha in Q20
+ * (1.0 = 1048576), times in us. "(sT,sB)" are the timer and byte stage
+ * counts before a stage; with F stages of fast recovery, a stage is
+ *   fast recovery if sT < F and sB < F   RC = ceil((RC + RT) / 2)
+ *   hyper         if sT >= F and sB >= F RT += (min(sT,sB) - F + 1) R_HAI
+ *   additive      otherwise              RT += R_AI
+ * (RT clamped to the max rate before RC is averaged).
+ * A cut: RT = RC (per the clamp rules), RC = RC - floor(RC*alpha/2^(20+s)),
+ * then alpha = floor(alpha*(1024-g)/1024) + g*1024.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../lib/tap.h"
+#include "../../kmod/core/dcqcn.h"
+
+#define ONE DCQCN_ALPHA_ONE
+
+/*
+ * Parameters: a preset, a line rate and "name=value" overrides (the
+ * configfs names), ending with NULL. Bails out of the whole test on a bad
+ * name or value: that is a bug in the test.
+ */
+static struct dcqcn_params mkp(const char *preset, u32 line_mbps, ...)
+{
+	const struct rt_preset *pr = rt_preset_lookup(preset, strlen(preset));
+	struct rt_param_set set;
+	struct dcqcn_params p;
+	const char *kv;
+	va_list ap;
+
+	if (!pr) {
+		printf("Bail out! no preset %s\n", preset);
+		exit(1);
+	}
+	set = pr->set;
+	va_start(ap, line_mbps);
+	while ((kv = va_arg(ap, const char *))) {
+		const char *eq = strchr(kv, '=');
+		int id = eq ? rt_param_lookup(kv, (size_t)(eq - kv)) : -1;
+
+		if (id < 0 || rt_param_parse(id, eq + 1, strlen(eq + 1), &set.v[id])) {
+			printf("Bail out! bad override %s\n", kv);
+			exit(1);
+		}
+	}
+	va_end(ap);
+	if (dcqcn_params_from_set(&set, line_mbps, &p)) {
+		printf("Bail out! parameters rejected\n");
+		exit(1);
+	}
+	return p;
+}
+
+static int eq_u(unsigned long long got, unsigned long long want,
+		const char *what)
+{
+	return tap_check(got == want, "%s = %llu (want %llu)", what, got, want);
+}
+
+/* Check RC and RT together in one result. */
+static int rates(const struct dcqcn_rp *rp, u32 rc, u32 rt, const char *what)
+{
+	return tap_check(rp->rc_kbps == rc && rp->rt_kbps == rt,
+			 "%s: RC %u RT %u (want %u %u)", what, rp->rc_kbps,
+			 rp->rt_kbps, rc, rt);
+}
+
+static void test_params(void)
+{
+	struct dcqcn_params p = mkp("paper", 40000, NULL);
+	struct rt_param_set bad = rt_preset_lookup("paper", 5)->set;
+	struct dcqcn_params q;
+
+	tap_check(p.max_rate_kbps == 40000000 && p.min_rate_kbps == 1000 &&
+		  p.first_cnp_rate_kbps == 0, "paper: rates 40000000/1000/0 kb/s");
+	tap_check(p.g == 4 && p.alpha_init == ONE && p.alpha_period_us == 55 &&
+		  p.cut_shift == 1 && p.min_factor_pct == 50 &&
+		  p.reduce_period_us == 0, "paper: g 4/1024, alpha 1.0, K 55, shift 1, 50%%, no reduce period");
+	tap_check(p.timer_us == 55 && p.byte_counter == 10000000 &&
+		  p.fast_recovery == 5 && p.ai_kbps == 40000 &&
+		  p.hai_kbps == 200000 && p.np_interval_us == 50 &&
+		  p.clamp_target && p.clamp_after_timer,
+		  "paper: T 55, B 10 MB, F 5, AI 40000, HAI 200000 kb/s, N 50, clamps on");
+
+	p = mkp("connectx", 100000, NULL);
+	/* 1023/1024 in Q20 = 1023 * 1024 = 1047552 */
+	tap_check(p.g == 5 && p.alpha_init == 1047552 && p.alpha_period_us == 1 &&
+		  p.reduce_period_us == 4 && p.timer_us == 300 &&
+		  p.byte_counter == 32767 && p.fast_recovery == 1 &&
+		  p.ai_kbps == 5000 && p.hai_kbps == 50000 && p.np_interval_us == 4 &&
+		  !p.clamp_target && p.clamp_after_timer,
+		  "connectx: firmware defaults in core units");
+
+	p = mkp("paper", 0, NULL);
+	eq_u(p.max_rate_kbps, 1600000000, "unknown line rate: max = 1.6 Tb/s");
+	p = mkp("paper", 40000, "rp_max_rate_mbps=25000", NULL);
+	eq_u(p.max_rate_kbps, 25000000, "rp_max_rate below line rate wins");
+	p = mkp("paper", 40000, "rp_max_rate_mbps=50000", NULL);
+	eq_u(p.max_rate_kbps, 40000000, "line rate below rp_max_rate wins");
+	p = mkp("paper", 50, "rp_min_rate_mbps=100", "rp_rate_on_first_cnp_mbps=200",
+		NULL);
+	tap_check(p.min_rate_kbps == 50000 && p.first_cnp_rate_kbps == 50000,
+		  "min rate and first-CNP rate above a 50 Mb/s line become 50000");
+	bad.v[RT_P_RP_MIN_RATE_MBPS] = 100;
+	bad.v[RT_P_RP_MAX_RATE_MBPS] = 50;
+	tap_check(dcqcn_params_from_set(&bad, 40000, &q) == -EINVAL,
+		  "a set failing rt_params_validate is rejected");
+}
+
+static void test_first_cnp(void)
+{
+	struct dcqcn_params p = mkp("paper", 40000, NULL);
+	struct dcqcn_rp rp;
+	bool cut;
+
+	dcqcn_rp_init(&rp, &p, 0);
+	tap_check(rp.rc_kbps == 40000000 && rp.rt_kbps == 40000000 &&
+		  rp.alpha == ONE && dcqcn_rp_next_event_us(&rp) == DCQCN_NEVER,
+		  "init: RC = RT = line rate, alpha = 1, nothing scheduled");
+	/* Before any CNP nothing moves, however long and however much sent. */
+	dcqcn_rp_on_tx(&rp, &p, 500, 100000000);
+	dcqcn_rp_advance(&rp, &p, 900);
+	rates(&rp, 40000000, 40000000, "no CNP yet: no change");
+
+	/*
+	 * CNP at 1000 with alpha = 1: RT = RC = 40000000;
+	 * RC = 40000000 - 40000000 * 2^20 / 2^21 = 20000000;
+	 * alpha = 2^20 * 1020/1024 + 4096 = 1044480 + 4096 = 2^20.
+	 */
+	cut = dcqcn_rp_on_cnp(&rp, &p, 1000);
+	tap_check(cut, "first CNP cuts");
+	rates(&rp, 20000000, 40000000, "first CNP halves RC, RT = old RC");
+	eq_u(rp.alpha, ONE, "alpha stays 1 (1 - g + g)");
+	eq_u(dcqcn_rp_next_event_us(&rp), 1055, "timer and alpha decay due at CNP + 55");
+
+	/*
+	 * 1055: timer stage (0,0) fast recovery RC = (20000000 + 40000000)/2
+	 * = 30000000; alpha decay 2^20 * 1020/1024 = 1044480.
+	 * CNP at 1060: RT = RC = 30000000. The cut uses the alpha before the
+	 * update: 30000000 * 1044480 / 2^21 = 14941406.25 -> 14941406,
+	 * RC = 15058594. Then alpha = floor(1044480*1020/1024) + 4096 =
+	 * 1040400 + 4096 = 1044496.
+	 */
+	dcqcn_rp_on_cnp(&rp, &p, 1060);
+	rates(&rp, 15058594, 30000000, "second CNP: RT = RC, cut by the old alpha");
+	eq_u(rp.alpha, 1044496, "alpha after decay and raise");
+	eq_u(rp.stats.cnp_handled, 2, "two CNPs handled");
+}
+
+static void test_alpha(void)
+{
+	struct dcqcn_params p = mkp("paper", 40000, "rp_initial_alpha_1024ths=512", NULL);
+	struct dcqcn_rp rp, a, b;
+	u64 t;
+
+	/*
+	 * alpha0 = 0.5 = 524288. Cut: 40000000 * 524288 / 2^21 = 10000000,
+	 * RC = 30000000. alpha = 524288*1020/1024 + 4096 = 522240 + 4096 =
+	 * 526336 = 0.501953125 = 0.5 * 255/256 + 1/256.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	eq_u(rp.rc_kbps, 30000000, "alpha 0.5: cut by a quarter");
+	eq_u(rp.alpha, 526336, "alpha after one CNP with g = 1/256 from 0.5");
+
+	p = mkp("paper", 40000, "rp_initial_alpha_1024ths=0", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	/* alpha 0: no cut; alpha = 0 + 4*1024 = 4096 = g */
+	tap_check(rp.rc_kbps == 40000000 && rp.alpha == 4096,
+		  "alpha 0: no cut, alpha becomes g (RC %u alpha %u)", rp.rc_kbps,
+		  rp.alpha);
+
+	/*
+	 * Decay from 1 after a CNP at 0, every 55 us:
+	 *  55: 1048576*1020/1024 = 1044480
+	 * 110: 1044480*1020/1024 = 1040400 (exact: 1020*1020)
+	 * 165: 1040400*1020/1024 = 1036335.9375 -> 1036335
+	 */
+	p = mkp("paper", 40000, NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_advance(&rp, &p, 54);
+	eq_u(rp.alpha, ONE, "alpha at 54 us: no decay yet");
+	dcqcn_rp_advance(&rp, &p, 55);
+	eq_u(rp.alpha, 1044480, "alpha after 1 period");
+	dcqcn_rp_advance(&rp, &p, 164);
+	eq_u(rp.alpha, 1040400, "alpha after 2 periods");
+	dcqcn_rp_advance(&rp, &p, 165);
+	eq_u(rp.alpha, 1036335, "alpha after 3 periods (rounded down)");
+	eq_u(rp.stats.alpha_decays, 3, "three decays counted");
+
+	/* A CNP restarts the alpha timer: CNPs at 0 and 50, decay at 105. */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 50);
+	dcqcn_rp_advance(&rp, &p, 104);
+	eq_u(rp.alpha, ONE, "no decay 55 us after the first of two CNPs");
+	dcqcn_rp_advance(&rp, &p, 105);
+	eq_u(rp.alpha, 1044480, "decay 55 us after the last CNP");
+
+	/*
+	 * Rounding down makes alpha reach exactly 0 (with g = 4 after about
+	 * 2400 periods, 132 ms); advancing in one call or period by period
+	 * must give the same result, and then nothing stays scheduled.
+	 */
+	dcqcn_rp_init(&a, &p, 0);
+	dcqcn_rp_on_cnp(&a, &p, 0);
+	b = a;
+	dcqcn_rp_advance(&a, &p, 10000000);
+	for (t = 0; t <= 10000000; t += 55)
+		dcqcn_rp_advance(&b, &p, t);
+	dcqcn_rp_advance(&b, &p, 10000000);
+	tap_check(a.alpha == 0 && b.alpha == 0 &&
+		  a.stats.alpha_decays == b.stats.alpha_decays,
+		  "alpha decays to 0 the same in one call and in steps (%llu decays)",
+		  (unsigned long long)a.stats.alpha_decays);
+	tap_check(dcqcn_rp_next_event_us(&a) == DCQCN_NEVER &&
+		  a.rc_kbps == 40000000 && a.rt_kbps == 40000000,
+		  "after 10 s: recovered, alpha 0, nothing scheduled");
+}
+
+static void test_fast_recovery(void)
+{
+	struct dcqcn_params p = mkp("paper", 40000, NULL);
+	static const u32 want[] = { 30000000, 35000000, 37500000, 38750000, 39375000 };
+	struct dcqcn_rp rp;
+	unsigned int i;
+	bool ok = true;
+
+	/*
+	 * CNP at 0: RC 20000000, RT 40000000. F = 5 timer stages of fast
+	 * recovery, each halving the distance to RT:
+	 * 55: 30000000, 110: 35000000, 165: 37500000, 220: 38750000,
+	 * 275: 39375000.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	for (i = 0; i < 5; i++) {
+		dcqcn_rp_advance(&rp, &p, 55 * (i + 1) - 1);
+		ok &= rp.rc_kbps == (i ? want[i - 1] : 20000000);
+		dcqcn_rp_advance(&rp, &p, 55 * (i + 1));
+		ok &= rp.rc_kbps == want[i] && rp.rt_kbps == 40000000;
+	}
+	tap_check(ok, "5 fast-recovery stages at 55 us steps halve the gap to RT (RC %u)",
+		  rp.rc_kbps);
+	tap_check(rp.stats.fast_recovery == 5 && rp.stats.additive == 0,
+		  "5 fast-recovery stages, no additive yet");
+	/*
+	 * 330: (5,0) additive: RT = min(40000000 + 40000, max) = 40000000 (the
+	 * target is clamped), RC = ceil((39375000 + 40000000)/2) = 39687500.
+	 */
+	dcqcn_rp_advance(&rp, &p, 330);
+	rates(&rp, 39687500, 40000000, "6th stage additive, RT clamped at line rate");
+	eq_u(rp.stats.additive, 1, "one additive stage");
+}
+
+static void test_additive(void)
+{
+	struct dcqcn_params p = mkp("paper", 1000, "rp_fast_recovery_stages=1",
+				    "rp_alpha_update_period_us=1000000", NULL);
+	struct dcqcn_rp rp;
+
+	/*
+	 * F = 1, K long enough that alpha stays 1.
+	 *   0 CNP: RC 500000, RT 1000000.
+	 *  55 (0,0) FR: RC 750000.
+	 *  60 CNP: RT = 750000, RC = 375000; timer at 115.
+	 * 115 (0,0) FR: RC = ceil((375000+750000)/2) = 562500.
+	 * 170 (1,0) AI: RT = 790000, RC = ceil((562500+790000)/2) = 676250.
+	 * 225 (2,0) AI: RT = 830000, RC = ceil((676250+830000)/2) = 753125.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_advance(&rp, &p, 55);
+	rates(&rp, 750000, 1000000, "F=1: one fast-recovery stage");
+	dcqcn_rp_on_cnp(&rp, &p, 60);
+	rates(&rp, 375000, 750000, "second cut lowers the target");
+	dcqcn_rp_advance(&rp, &p, 115);
+	rates(&rp, 562500, 750000, "fast recovery after the second cut");
+	dcqcn_rp_advance(&rp, &p, 170);
+	rates(&rp, 676250, 790000, "additive stage adds R_AI = 40000 to RT");
+	dcqcn_rp_advance(&rp, &p, 225);
+	rates(&rp, 753125, 830000, "second additive stage");
+}
+
+static void test_hyper(void)
+{
+	struct dcqcn_params p = mkp("paper", 10000, "rp_fast_recovery_stages=1",
+				    "rp_rate_increase_timer_us=100",
+				    "rp_byte_counter_bytes=1000",
+				    "rp_alpha_update_period_us=1000000", NULL);
+	struct dcqcn_rp rp;
+
+	/*
+	 * F = 1, T = 100, B = 1000, R_AI 40000, R_HAI 200000.
+	 *   0 CNP: RC 5000000, RT 10000000.
+	 *  10 tx 1000, byte (0,0) FR: RC 7500000.
+	 *  20 CNP (clamp): RT 7500000, RC 3750000; timer at 120.
+	 *  30 byte (0,0) FR: RC = ceil((3750000+7500000)/2) = 5625000.
+	 *  40 byte (0,1) AI: RT 7540000, RC = ceil((5625000+7540000)/2) = 6582500.
+	 * 120 timer (0,2) AI: RT 7580000, RC = ceil((6582500+7580000)/2) = 7081250.
+	 * 130 byte (1,2) hyper i = min(1,2)-1+1 = 1: RT 7780000,
+	 *     RC = ceil((7081250+7780000)/2) = 7430625.
+	 * 220 timer (1,3) hyper i = 1: RT 7980000,
+	 *     RC = ceil((7430625+7980000)/2) = ceil(7705312.5) = 7705313.
+	 * 230 byte (2,3) hyper i = 2: RT 8380000,
+	 *     RC = ceil((7705313+8380000)/2) = ceil(8042656.5) = 8042657.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_on_tx(&rp, &p, 10, 1000);
+	rates(&rp, 7500000, 10000000, "byte stage: fast recovery");
+	dcqcn_rp_on_cnp(&rp, &p, 20);
+	dcqcn_rp_on_tx(&rp, &p, 30, 1000);
+	rates(&rp, 5625000, 7500000, "byte stage after second cut: fast recovery");
+	dcqcn_rp_on_tx(&rp, &p, 40, 1000);
+	rates(&rp, 6582500, 7540000, "byte stage (0,1): additive");
+	dcqcn_rp_advance(&rp, &p, 120);
+	rates(&rp, 7081250, 7580000, "timer stage (0,2): additive");
+	dcqcn_rp_on_tx(&rp, &p, 130, 1000);
+	rates(&rp, 7430625, 7780000, "byte stage (1,2): hyper, i = 1");
+	dcqcn_rp_advance(&rp, &p, 220);
+	rates(&rp, 7705313, 7980000, "timer stage (1,3): hyper, i = 1");
+	dcqcn_rp_on_tx(&rp, &p, 230, 1000);
+	rates(&rp, 8042657, 8380000, "byte stage (2,3): hyper, i = 2");
+	tap_check(rp.stats.fast_recovery == 2 && rp.stats.additive == 2 &&
+		  rp.stats.hyper == 3 && rp.stats.byte_stages == 5 &&
+		  rp.stats.timer_stages == 2,
+		  "stage counters: 2 FR, 2 AI, 3 hyper, 5 byte, 2 timer");
+}
+
+static void test_floors_and_ceiling(void)
+{
+	struct dcqcn_params p = mkp("paper", 1000, "rp_min_rate_mbps=300", NULL);
+	struct dcqcn_rp rp;
+
+	/* 1000000 -> 500000 -> 250000 is below the min rate 300000. */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	eq_u(rp.rc_kbps, 500000, "cut above the min rate");
+	dcqcn_rp_on_cnp(&rp, &p, 1);
+	eq_u(rp.rc_kbps, 300000, "cut floored at rp_min_rate_mbps");
+	dcqcn_rp_on_cnp(&rp, &p, 2);
+	eq_u(rp.rc_kbps, 300000, "stays at the min rate");
+
+	/* rp_max_rate_mbps = 600 on a 1000 Mb/s link. */
+	p = mkp("paper", 1000, "rp_max_rate_mbps=600", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	rates(&rp, 600000, 600000, "max rate: flow starts at rp_max_rate_mbps");
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	rates(&rp, 300000, 600000, "cut from the max rate");
+	dcqcn_rp_advance(&rp, &p, 1000000);
+	tap_check(rp.rc_kbps == 600000 && rp.rt_kbps == 600000 &&
+		  rp.next_timer_us == DCQCN_NEVER,
+		  "recovers to exactly the max rate, then the timer stops (RC %u RT %u)",
+		  rp.rc_kbps, rp.rt_kbps);
+
+	/*
+	 * rp_rate_cut_shift = 0: cut = RC * alpha = all of it with alpha 1,
+	 * so rp_min_rate_factor_pct decides: ceil(1000000 * pct / 100).
+	 */
+	p = mkp("paper", 1000, "rp_rate_cut_shift=0", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	eq_u(rp.rc_kbps, 500000, "shift 0, factor 50%: floor at half");
+	p = mkp("paper", 1000, "rp_rate_cut_shift=0", "rp_min_rate_factor_pct=70", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	eq_u(rp.rc_kbps, 700000, "factor 70%");
+	p = mkp("paper", 1000, "rp_rate_cut_shift=0", "rp_min_rate_factor_pct=33", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	eq_u(rp.rc_kbps, 330000, "factor 33%");
+	p = mkp("paper", 1000, "rp_min_rate_factor_pct=100", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	rates(&rp, 1000000, 1000000, "factor 100%: no decrease at all");
+	p = mkp("paper", 1000, "rp_rate_cut_shift=0", "rp_min_rate_factor_pct=0", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	eq_u(rp.rc_kbps, 1000, "factor 0%: down to the 1 Mb/s min rate");
+
+	/* shift 2: RC (1 - 1/4) = 750000; shift 10: 1000000 - 976 = 999024 */
+	p = mkp("paper", 1000, "rp_rate_cut_shift=2", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	eq_u(rp.rc_kbps, 750000, "rate_cut_shift 2 cuts alpha/4");
+	p = mkp("paper", 1000, "rp_rate_cut_shift=10", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	eq_u(rp.rc_kbps, 999024, "rate_cut_shift 10 cuts alpha/1024 (floor 976.5)");
+}
+
+static void test_reduce_period(void)
+{
+	struct dcqcn_params p = mkp("paper", 1000, "rp_rate_reduce_period_us=50", NULL);
+	struct dcqcn_rp rp;
+
+	/* Cut at 0; CNPs at 30 and 49 are inside the 50 us: ignored. */
+	dcqcn_rp_init(&rp, &p, 0);
+	tap_check(dcqcn_rp_on_cnp(&rp, &p, 0), "CNP at 0 cuts");
+	tap_check(!dcqcn_rp_on_cnp(&rp, &p, 30), "CNP at 30 is ignored");
+	tap_check(!dcqcn_rp_on_cnp(&rp, &p, 49), "CNP at 49 is ignored");
+	rates(&rp, 500000, 1000000, "ignored CNPs leave the rates");
+	/* 50: RT = RC = 500000, RC = 250000 */
+	tap_check(dcqcn_rp_on_cnp(&rp, &p, 50), "CNP 50 us after the cut cuts");
+	rates(&rp, 250000, 500000, "second cut");
+	tap_check(rp.stats.cnp_handled == 2 && rp.stats.cnp_ignored == 2,
+		  "2 handled, 2 ignored");
+
+	/*
+	 * An ignored CNP does not restart the increase timer (fast recovery
+	 * at 55: 750000) but does count for alpha: decay due 55 us after it.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 30);
+	dcqcn_rp_advance(&rp, &p, 55);
+	tap_check(rp.rc_kbps == 750000 && rp.alpha == ONE,
+		  "at 55: timer stage ran, alpha not decayed (RC %u alpha %u)",
+		  rp.rc_kbps, rp.alpha);
+	dcqcn_rp_advance(&rp, &p, 85);
+	eq_u(rp.alpha, 1044480, "alpha decays 55 us after the ignored CNP");
+
+	p = mkp("paper", 1000, NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	eq_u(rp.rc_kbps, 250000, "reduce period 0: two CNPs at once cut twice");
+}
+
+static void test_byte_counter_off(void)
+{
+	struct dcqcn_params p = mkp("paper", 1000, "rp_fast_recovery_stages=1",
+				    "rp_byte_counter_bytes=0",
+				    "rp_alpha_update_period_us=1000000", NULL);
+	struct dcqcn_rp rp, on;
+
+	/*
+	 * As in test_additive, plus 100 MB sent at 10 and 150 that must not
+	 * count. 225 (2,0) is additive, not hyper (which would add 200000).
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_on_tx(&rp, &p, 10, 100000000);
+	rates(&rp, 500000, 1000000, "B = 0: bytes sent change nothing");
+	dcqcn_rp_advance(&rp, &p, 55);
+	dcqcn_rp_on_cnp(&rp, &p, 60);
+	dcqcn_rp_advance(&rp, &p, 115);
+	dcqcn_rp_on_tx(&rp, &p, 150, 100000000);
+	rates(&rp, 562500, 750000, "B = 0: timer stages only");
+	dcqcn_rp_advance(&rp, &p, 225);
+	rates(&rp, 753125, 830000, "B = 0: additive, never hyper");
+	tap_check(rp.stats.byte_stages == 0 && rp.stats.hyper == 0,
+		  "no byte stage, no hyper stage");
+
+	/* Control: the same events with B = 1000 do run byte stages. */
+	p = mkp("paper", 1000, "rp_fast_recovery_stages=1",
+		"rp_byte_counter_bytes=1000", "rp_alpha_update_period_us=1000000", NULL);
+	dcqcn_rp_init(&on, &p, 0);
+	dcqcn_rp_on_cnp(&on, &p, 0);
+	dcqcn_rp_on_tx(&on, &p, 10, 100000000);
+	tap_check(on.stats.byte_stages > 0 && on.rc_kbps > 500000,
+		  "control: B = 1000 counts the same bytes");
+}
+
+static void test_byte_carry(void)
+{
+	struct dcqcn_params p = mkp("paper", 1000, "rp_byte_counter_bytes=1000",
+				    NULL);
+	struct dcqcn_rp rp;
+
+	/*
+	 * B = 1000, F = 5: every byte stage here is fast recovery.
+	 * 0 CNP: RC 500000, RT 1000000.
+	 * 1 tx 1500: one stage, RC 750000, 500 bytes carried.
+	 * 2 tx 499: 999 bytes, no stage.
+	 * 3 tx 1: 1000: stage, RC 875000, nothing carried.
+	 * 4 tx 2500: two stages, RC 937500 then 968750, 500 carried.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_on_tx(&rp, &p, 1, 1500);
+	tap_check(rp.rc_kbps == 750000 && rp.byte_acc == 500,
+		  "1500 bytes: one stage, 500 carried (RC %u, %llu carried)",
+		  rp.rc_kbps, (unsigned long long)rp.byte_acc);
+	dcqcn_rp_on_tx(&rp, &p, 2, 499);
+	eq_u(rp.rc_kbps, 750000, "999 bytes: no stage");
+	dcqcn_rp_on_tx(&rp, &p, 3, 1);
+	eq_u(rp.rc_kbps, 875000, "the 1000th byte completes a stage");
+	dcqcn_rp_on_tx(&rp, &p, 4, 2500);
+	tap_check(rp.rc_kbps == 968750 && rp.byte_acc == 500 &&
+		  rp.stats.byte_stages == 4,
+		  "2500 bytes: two stages at once (RC %u, %llu stages)",
+		  rp.rc_kbps, (unsigned long long)rp.stats.byte_stages);
+}
+
+static void test_byte_cap(void)
+{
+	struct dcqcn_params p = mkp("paper", 40000, "rp_fast_recovery_stages=1",
+				    "rp_byte_counter_bytes=1",
+				    "rp_additive_increase_mbps=1",
+				    "rp_alpha_update_period_us=1000000", NULL);
+	struct dcqcn_rp rp;
+
+	/*
+	 *  0 CNP: RC 20000000, RT 40000000.
+	 *  1 tx 1: byte (0,0) FR: RC 30000000.
+	 *  2 CNP: RT 30000000, RC 15000000.
+	 *  3 tx 1000000: a million stages due, DCQCN_MAX_BYTE_STAGES_PER_TX
+	 *    (256) run: one FR, then 255 additive: RT = 30000000 + 255*1000.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_on_tx(&rp, &p, 1, 1);
+	dcqcn_rp_on_cnp(&rp, &p, 2);
+	dcqcn_rp_on_tx(&rp, &p, 3, 1000000);
+	tap_check(rp.stats.byte_stages == 1 + DCQCN_MAX_BYTE_STAGES_PER_TX &&
+		  rp.rt_kbps == 30255000 && rp.byte_acc == 0,
+		  "one tx runs at most %d byte stages (RT %u, %llu stages)",
+		  DCQCN_MAX_BYTE_STAGES_PER_TX, rp.rt_kbps,
+		  (unsigned long long)rp.stats.byte_stages);
+}
+
+static void test_clamp_rules(void)
+{
+	struct dcqcn_params p = mkp("paper", 1000, "rp_clamp_target_rate=0",
+				    "rp_clamp_target_after_timer=1",
+				    "rp_alpha_update_period_us=1000000", NULL);
+	struct dcqcn_rp rp;
+
+	/*
+	 * clamp_target_rate 0, after_timer 1 (mlx5 defaults):
+	 *  0 CNP: RC 500000, RT stays 1000000.
+	 *  1 CNP: no increase since the cut: RT stays, RC 250000.
+	 * 56 timer FR: RC = ceil((250000+1000000)/2) = 625000.
+	 * 60 CNP: the timer raised the rate: RT = 625000, RC 312500.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 1);
+	rates(&rp, 250000, 1000000, "no clamp without an increase since the cut");
+	dcqcn_rp_advance(&rp, &p, 56);
+	dcqcn_rp_on_cnp(&rp, &p, 60);
+	rates(&rp, 312500, 625000, "clamp after a timer increase");
+
+	/*
+	 * Both 0: only a byte-counter increase clamps.
+	 *  0 CNP: RC 500000. 55 timer FR: 750000.
+	 * 60 CNP: RT stays 1000000, RC 375000.
+	 * 70 tx 1000 (B 1000): byte FR: RC = ceil((375000+1000000)/2) = 687500.
+	 * 80 CNP: RT = 687500, RC = 343750.
+	 */
+	p = mkp("paper", 1000, "rp_clamp_target_rate=0", "rp_clamp_target_after_timer=0",
+		"rp_byte_counter_bytes=1000", "rp_alpha_update_period_us=1000000", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_advance(&rp, &p, 55);
+	dcqcn_rp_on_cnp(&rp, &p, 60);
+	rates(&rp, 375000, 1000000, "no clamp after a timer increase when after_timer=0");
+	dcqcn_rp_on_tx(&rp, &p, 70, 1000);
+	dcqcn_rp_on_cnp(&rp, &p, 80);
+	rates(&rp, 343750, 687500, "clamp after a byte-counter increase");
+
+	/* rp_rate_on_first_cnp_mbps = 200: set, not cut, on the first CNP. */
+	p = mkp("paper", 1000, "rp_rate_on_first_cnp_mbps=200", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	rates(&rp, 200000, 1000000, "first CNP sets RC to rp_rate_on_first_cnp");
+	dcqcn_rp_on_cnp(&rp, &p, 1);
+	rates(&rp, 100000, 200000, "later CNPs cut as usual");
+}
+
+/* Run @steps timer periods of 1 us one advance() at a time. */
+static void step(struct dcqcn_rp *rp, const struct dcqcn_params *p, u64 from,
+		 u64 to)
+{
+	u64 t;
+
+	for (t = from; t <= to; t++)
+		dcqcn_rp_advance(rp, p, t);
+}
+
+static int same(const struct dcqcn_rp *a, const struct dcqcn_rp *b)
+{
+	return a->rc_kbps == b->rc_kbps && a->rt_kbps == b->rt_kbps &&
+	       a->alpha == b->alpha && a->t_stage == b->t_stage &&
+	       a->bc_stage == b->bc_stage && a->byte_acc == b->byte_acc &&
+	       a->next_alpha_us == b->next_alpha_us &&
+	       a->next_timer_us == b->next_timer_us &&
+	       !memcmp(&a->stats, &b->stats, sizeof(a->stats));
+}
+
+static void test_long_idle(void)
+{
+	struct dcqcn_params p = mkp("paper", 100000, "rp_fast_recovery_stages=1",
+				    "rp_additive_increase_mbps=1",
+				    "rp_hyper_increase_mbps=1",
+				    "rp_byte_counter_bytes=0",
+				    "rp_rate_increase_timer_us=1",
+				    "rp_alpha_update_period_us=1000000", NULL);
+	struct dcqcn_rp a, b;
+
+	/*
+	 * Max 100000000 kb/s, R_AI 1000, T = 1 us.
+	 * 0 CNP: RC 50000000. At 1 the timer stage runs before the CNP at 1
+	 * (FR: RC 75000000), then the cut: RT 75000000, RC 37500000.
+	 * 2 FR: RC = ceil((37500000+75000000)/2) = 56250000, gap 18750000.
+	 * From 3 on additive: at 2+k, RT = 75000000 + 1000k, and the gap
+	 * d' = floor((d + 1000)/2) goes 18750000, 9375500, 4688250, 2344625,
+	 * 1172812, 586906, 293953, 147476, 74238, 37619, 19309, 10154, 5577,
+	 * 3288, 2144, 1572, 1286, 1143, 1071, 1035, 1017, 1008, 1004, 1002,
+	 * 1001, 1000 and stays 1000. At 10002 (k = 10000): RT 85000000,
+	 * RC 84999000.
+	 */
+	dcqcn_rp_init(&a, &p, 0);
+	dcqcn_rp_on_cnp(&a, &p, 0);
+	dcqcn_rp_on_cnp(&a, &p, 1);
+	rates(&a, 37500000, 75000000, "timer stage due at a CNP's time runs first");
+	b = a;
+	dcqcn_rp_advance(&a, &p, 10002);
+	rates(&a, 84999000, 85000000, "one advance over 10000 additive stages");
+	step(&b, &p, 2, 10002);
+	tap_check(same(&a, &b), "same state advancing once or every us");
+	tap_check(a.stats.fast_recovery == 2 && a.stats.additive == 10000 &&
+		  a.stats.timer_stages == 10002, "stage counters");
+
+	/*
+	 * RT reaches 100000000 at k = 25000 (t 25002) with gap 1000; then RT
+	 * is clamped and the gap halves: 500, 250, 125, 62, 31, 15, 7, 3, 1,
+	 * 0, so RC = 99999999 at 25011 and 100000000 at 25012 (10 stages),
+	 * when the timer stops.
+	 */
+	dcqcn_rp_advance(&a, &p, 25002);
+	rates(&a, 99999000, 100000000, "RT reaches the line rate at 25002");
+	dcqcn_rp_advance(&a, &p, 25011);
+	rates(&a, 99999999, 100000000, "gap 1 at 25011");
+	tap_check(a.next_timer_us == 25012, "timer still running");
+	dcqcn_rp_advance(&a, &p, 5000000);
+	tap_check(a.rc_kbps == 100000000 && a.next_timer_us == DCQCN_NEVER &&
+		  a.stats.timer_stages == 25012,
+		  "recovered at 25012, timer stopped (%llu timer stages)",
+		  (unsigned long long)a.stats.timer_stages);
+	step(&b, &p, 10003, 30000);
+	dcqcn_rp_advance(&b, &p, 5000000);
+	tap_check(same(&a, &b), "recovery the same in one call or stepwise");
+
+	/*
+	 * Hyper with a constant step: B = 1000, F = 1, R_HAI = R_AI = 1000.
+	 * 0 CNP; at 1: timer FR then CNP: RC 37500000, RT 75000000.
+	 * 1 tx 1000: byte (0,0) FR: RC 56250000.
+	 * 2 timer (0,1) AI: RT 75001000, RC = ceil((56250000+75001000)/2) =
+	 *   65625500. From 3 on (sT >= 1 = sB): hyper, i = min(sT,1) = 1,
+	 *   RT += 1000 per stage; the gap 9375500 reaches 1000 after 24
+	 *   stages. At 20002: RT = 75001000 + 20000*1000 = 95001000,
+	 *   RC 95000000.
+	 */
+	p = mkp("paper", 100000, "rp_fast_recovery_stages=1",
+		"rp_additive_increase_mbps=1", "rp_hyper_increase_mbps=1",
+		"rp_byte_counter_bytes=1000", "rp_rate_increase_timer_us=1",
+		"rp_alpha_update_period_us=1000000", NULL);
+	dcqcn_rp_init(&a, &p, 0);
+	dcqcn_rp_on_cnp(&a, &p, 0);
+	dcqcn_rp_on_cnp(&a, &p, 1);
+	dcqcn_rp_on_tx(&a, &p, 1, 1000);
+	b = a;
+	dcqcn_rp_advance(&a, &p, 2);
+	rates(&a, 65625500, 75001000, "timer stage (0,1) additive");
+	dcqcn_rp_advance(&a, &p, 20002);
+	rates(&a, 95000000, 95001000, "20000 hyper stages in one advance");
+	step(&b, &p, 2, 20002);
+	tap_check(same(&a, &b) && a.stats.hyper == 20000,
+		  "same state stepwise (%llu hyper stages)",
+		  (unsigned long long)a.stats.hyper);
+}
+
+/* Tiny deterministic generator for the event-sequence test. */
+static u32 lcg(u32 *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 8;
+}
+
+static void test_call_pattern(void)
+{
+	struct dcqcn_params p = mkp("connectx", 25000, "rp_alpha_update_period_us=7",
+				    NULL);
+	struct dcqcn_rp a, b, c;
+	u32 seed = 1;
+	u64 t = 0, u;
+	int i, ok = 1, ok2 = 1;
+
+	/*
+	 * A pseudo-random mix of CNPs and transmissions. Flow a sees only the
+	 * events; flow b also an advance() at every us in between; flow c is a
+	 * second run of a. The state after every event must be identical:
+	 * lazy timers make the result independent of how often the module
+	 * polls, and the core is deterministic.
+	 */
+	dcqcn_rp_init(&a, &p, 0);
+	b = a;
+	c = a;
+	for (i = 0; i < 3000; i++) {
+		u64 next = t + lcg(&seed) % 400;
+		bool cnp = lcg(&seed) % 8 == 0;
+		u32 bytes = lcg(&seed) % 9000;
+
+		for (u = t; u < next; u++)
+			dcqcn_rp_advance(&b, &p, u);
+		t = next;
+		if (cnp) {
+			dcqcn_rp_on_cnp(&a, &p, t);
+			dcqcn_rp_on_cnp(&b, &p, t);
+			dcqcn_rp_on_cnp(&c, &p, t);
+		} else {
+			dcqcn_rp_on_tx(&a, &p, t, bytes);
+			dcqcn_rp_on_tx(&b, &p, t, bytes);
+			dcqcn_rp_on_tx(&c, &p, t, bytes);
+		}
+		ok &= same(&a, &b);
+		ok2 &= same(&a, &c);
+	}
+	tap_check(ok, "state independent of extra advance() calls (%llu cuts, %llu stages)",
+		  (unsigned long long)a.stats.cnp_handled,
+		  (unsigned long long)(a.stats.timer_stages + a.stats.byte_stages));
+	tap_check(ok2, "same events, same trajectory");
+}
+
+static void test_time_and_reparam(void)
+{
+	struct dcqcn_params p = mkp("paper", 1000, NULL), q;
+	struct dcqcn_rp rp;
+
+	/* Times that go backwards are taken as the latest time seen. */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 100);
+	dcqcn_rp_advance(&rp, &p, 10);
+	dcqcn_rp_on_tx(&rp, &p, 50, 1000);
+	tap_check(rp.now_us == 100 && rp.rc_kbps == 500000 &&
+		  rp.next_timer_us == 155, "earlier times do not move the clock back");
+
+	/* A flow never cut follows the new maximum rate and initial alpha. */
+	q = mkp("paper", 500, "rp_initial_alpha_1024ths=512", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_reparam(&rp, &q, 10);
+	tap_check(rp.rc_kbps == 500000 && rp.rt_kbps == 500000 && rp.alpha == 524288,
+		  "reparam of an uncut flow: new max rate and initial alpha");
+
+	/* A recovered flow clamped down, then raised again: timer restarts. */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	dcqcn_rp_advance(&rp, &p, 100000);
+	q = mkp("paper", 400, NULL);
+	dcqcn_rp_reparam(&rp, &q, 100000);
+	tap_check(rp.rc_kbps == 400000 && rp.rt_kbps == 400000 &&
+		  rp.next_timer_us == DCQCN_NEVER, "reparam clamps to a lower max");
+	dcqcn_rp_reparam(&rp, &p, 200000);
+	tap_check(rp.next_timer_us == 200055, "reparam to a higher max restarts the timer");
+	/*
+	 * 200055 (6,0) additive: RT = 440000, RC = ceil((400000+440000)/2)
+	 * = 420000.
+	 */
+	dcqcn_rp_advance(&rp, &p, 200055);
+	rates(&rp, 420000, 440000, "and the flow climbs towards it");
+}
+
+static void test_np(void)
+{
+	struct dcqcn_params p = mkp("paper", 1000, NULL);
+	static const u64 at[] = { 0, 10, 49, 50, 99, 100, 1000 };
+	static const bool want[] = { true, false, false, true, false, true, true };
+	struct dcqcn_np np;
+	unsigned int i;
+	bool ok = true;
+
+	/* N = 50: sent at 0, 50, 100, 1000; the others fall inside 50 us. */
+	dcqcn_np_init(&np);
+	for (i = 0; i < ARRAY_SIZE(at); i++)
+		ok &= dcqcn_np_should_send_cnp(&np, &p, at[i]) == want[i];
+	tap_check(ok && np.cnp_sent == 4 && np.cnp_suppressed == 3,
+		  "NP: at most one CNP per 50 us (%llu sent, %llu suppressed)",
+		  (unsigned long long)np.cnp_sent,
+		  (unsigned long long)np.cnp_suppressed);
+
+	p = mkp("paper", 1000, "np_min_cnp_interval_us=0", NULL);
+	dcqcn_np_init(&np);
+	ok = dcqcn_np_should_send_cnp(&np, &p, 5) &&
+	     dcqcn_np_should_send_cnp(&np, &p, 5) &&
+	     dcqcn_np_should_send_cnp(&np, &p, 5);
+	tap_check(ok, "NP: interval 0 sends a CNP for every CE mark");
+}
+
+int main(void)
+{
+	tap_plan(107);
+	test_params();
+	test_first_cnp();
+	test_alpha();
+	test_fast_recovery();
+	test_additive();
+	test_hyper();
+	test_floors_and_ceiling();
+	test_reduce_period();
+	test_byte_counter_off();
+	test_byte_carry();
+	test_byte_cap();
+	test_clamp_rules();
+	test_long_idle();
+	test_call_pattern();
+	test_time_and_reparam();
+	test_np();
+	return tap_done();
+}

@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lab smoke test, two guests on one link: each adds rxe0 on eth0, host1 runs
+# an ib_write_bw server and host2 the client, over RoCEv2/IPv4 between
+# 198.18.1.2 and 198.18.1.1.
+#
+#   host1 eth0 198.18.1.1 <--- link 1 (qemu UDP socket) ---> 198.18.1.2 eth0 host2
+#
+# Run on the host: it starts itself in two lab guests through lab-run,
+# passing its arguments to lab-run (e.g. --keep, --out DIR):
+#     selftests/lab/smoke-2host.sh
+# Inside a guest (LAB_HOST set) it runs its side and prints TAP.
+#
+# Environment: SMOKE_SIZE (message size, default 8192), SMOKE_ITERS
+# (default 2000).  Under TCG rxe moves ~7-10 MB/s, so the defaults move
+# 16 MB in a few seconds.
+
+# shellcheck disable=SC2154 # the LAB_* variables come from /run/lab/env
+set -uo pipefail
+
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [[ -z ${LAB_HOST:-} ]]; then
+	envs=()
+	for v in SMOKE_SIZE SMOKE_ITERS; do
+		[[ -n ${!v:-} ]] && envs+=(--env "$v")
+	done
+	exec "$here/lab-run" --hosts 2 --timeout 300 "${envs[@]}" "$@" --script "1,2=$here/smoke-2host.sh"
+fi
+
+# shellcheck source-path=SCRIPTDIR source=../lib/lab-guest.sh
+. "$here/../lib/lab-guest.sh"
+
+size=${SMOKE_SIZE:-8192}
+iters=${SMOKE_ITERS:-2000}
+perf_port=18515		# perftest's default out-of-band TCP port
+n=0
+failed=0
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; failed=$((failed + 1)); }
+diag() { sed 's/^/# /'; }
+bail() { # the rest cannot run; report what we have
+	echo "Bail out! $*"
+	exit 1
+}
+
+echo "TAP version 13"
+echo "1..6"
+echo "# host$LAB_HOST: eth0 $LAB_ADDR_eth0, peer host$LAB_PEERHOST_eth0 $LAB_PEER_eth0"
+
+if out=$(modprobe rdma_rxe 2>&1 && rdma link add rxe0 type rxe netdev eth0 2>&1); then
+	ok "rdma link add rxe0 type rxe netdev eth0"
+else
+	not_ok "rdma link add rxe0 type rxe netdev eth0"
+	diag <<<"$out"
+	bail "no rxe0"
+fi
+
+if gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0" 2>&1); then
+	ok "RoCE v2 GID index for $LAB_ADDR_eth0 is $gid"
+else
+	not_ok "RoCE v2 GID index for $LAB_ADDR_eth0"
+	diag <<<"$gid"
+	bail "no GID"
+fi
+
+if out=$(lab_wait_ping "$LAB_PEER_eth0" 60 2>&1); then
+	ok "ping $LAB_PEER_eth0"
+else
+	not_ok "ping $LAB_PEER_eth0"
+	diag <<<"$out"
+fi
+
+# Both sides have rxe0 before any RDMA traffic starts.
+if lab_barrier rxe-up 120; then
+	ok "barrier rxe-up"
+else
+	not_ok "barrier rxe-up"
+	bail "peer never got ready"
+fi
+
+perf=(ib_write_bw -d rxe0 -x "$gid" -s "$size" -n "$iters" -F --report_gbits -p "$perf_port")
+log=$LAB_HOST_DIR/ib_write_bw.log
+
+if ((LAB_HOST == 1)); then
+	# Server: start it, tell the client once the TCP port listens, wait.
+	timeout 180 "${perf[@]}" >"$log" 2>&1 &
+	srv=$!
+	listening=0
+	for _ in $(seq 150); do
+		if [[ -n $(ss -Hltn "sport = :$perf_port") ]]; then
+			listening=1
+			break
+		fi
+		kill -0 "$srv" 2>/dev/null || break
+		sleep 0.2
+	done
+	if ((listening)) && lab_put server-ready 1; then
+		ok "ib_write_bw server listening on port $perf_port"
+	else
+		not_ok "ib_write_bw server listening on port $perf_port"
+	fi
+	rc=0
+	wait "$srv" || rc=$?
+	diag <"$log"
+	if ((rc == 0)); then
+		ok "ib_write_bw server (size $size, $iters iterations)"
+	else
+		not_ok "ib_write_bw server exit $rc"
+	fi
+else
+	if lab_get 1 server-ready 120 >/dev/null; then
+		ok "server is ready"
+	else
+		not_ok "server is ready"
+	fi
+	rc=0
+	timeout 180 "${perf[@]}" "$LAB_PEER_eth0" >"$log" 2>&1 || rc=$?
+	diag <"$log"
+	# The result row: bytes, iterations, peak, average (Gb/s), Mpps.
+	bw=$(awk -v s="$size" '$1 == s && NF >= 5 {print $4}' "$log")
+	if ((rc == 0)) && [[ -n $bw ]]; then
+		ok "ib_write_bw client to $LAB_PEER_eth0: $bw Gb/s average"
+	else
+		not_ok "ib_write_bw client to $LAB_PEER_eth0 (exit $rc)"
+	fi
+fi
+
+# Do not tear down while the peer may still be sending.
+lab_barrier finished 120 || true
+rdma link delete rxe0 || true
+
+echo "# $((n - failed))/$n passed"
+((failed == 0))

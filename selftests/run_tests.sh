@@ -107,7 +107,8 @@ echo "TAP version 13"
 for t in "${HOST_TESTS[@]}"; do
 	selected "$t" || continue
 	log="$OUT/$(basename "$t").tap"
-	timeout 600 "$t" >"$log" 2>&1
+	# Tests find their data relative to their own directory.
+	(cd "$(dirname "$t")" && timeout 600 "./$(basename "$t")") >"$log" 2>&1
 	account "$t" $? "$log"
 done
 

@@ -25,6 +25,7 @@ LAB_SUITES=(
 	"1 300 selftests/kmod/lifecycle.sh"
 	"1 600 selftests/kmod/params.sh"
 	"2 400 selftests/kmod/counters.sh"
+	"1 400 selftests/kmod/churn.sh"
 )
 # Suites of other parts register here too.
 for f in selftests/*/lab-suites; do

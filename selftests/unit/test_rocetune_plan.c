@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests for rocetune's planner on in-memory device state:
+ * a fresh device gets exactly the writes the profile needs, applying them
+ * leaves nothing to do (idempotence), a rollback target undoes them, and
+ * the per-device preconditions are reported.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../lib/tap.h"
+#include "../../tools/rocetune/plan.h"
+
+static const char lossless[] =
+	"[match]\nnetdev = dcb*\n[link]\nmtu = 4200\n[trust]\nmode = dscp\ndscp_prio = default\n"
+	"[pfc]\npriorities = 3\n[ets]\nprio_tc = 0 0 0 3 0 0 6 0\n"
+	"tsa = ets strict strict ets strict strict strict strict\nbw = 50 0 0 50 0 0 0 0\n"
+	"[rdma_cm]\nroce_mode = v2\ntos = 106\n[cc]\npreset = connectx\necn_enabled_prios = 3\n"
+	"rp_enabled_prios = 3\nnp_enabled_prios = 3\n";
+
+static struct rt_profile prof;
+
+static void load(const char *text)
+{
+	static struct rt_diags d;
+
+	memset(&d, 0, sizeof(d));
+	if (profile_parse_text("t.conf", text, strlen(text), &prof, &d) ||
+	    profile_validate(&prof, &d)) {
+		diag_print(&d, stdout);
+		abort();
+	}
+}
+
+static void fresh(struct rt_dev *v)
+{
+	memset(v, 0, sizeof(*v));
+	strcpy(v->netdev, "dcb0");
+	v->ifindex = 5;
+	v->link_ok = true;
+	v->mtu = 1500;
+	v->dcb.ok = v->dcb.has_pfc = v->dcb.has_ets = v->dcb.has_app = v->dcb.has_dcbx = true;
+	v->dcb.pfc.pfc_cap = 8;
+	v->dcb.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+	v->has_ib = true;
+	strcpy(v->ibdev, "rxe0");
+	v->port = 1;
+	v->cm_ok = true;
+	v->roce_mode = 1;
+	v->tos = 0;
+	v->cc_ok = true;
+	v->cc = rt_preset_lookup("paper", 5)->set;
+	v->cc_valid = (1u << RT_P_COUNT) - 1;
+}
+
+/* What a well-behaved host does with each action. */
+static void sim(struct rt_dev *v, const struct rt_action *a)
+{
+	int i;
+
+	switch (a->kind) {
+	case ACT_ETS: v->dcb.ets = a->ets_to; break;
+	case ACT_PFC: v->dcb.pfc.pfc_en = (uint8_t)a->to; break;
+	case ACT_APP_ADD:
+		for (i = 0; i < a->napps; i++)
+			v->dcb.dscp_prios[a->apps[i].protocol] |= (uint8_t)(1u << a->apps[i].priority);
+		break;
+	case ACT_APP_DEL:
+		for (i = 0; i < a->napps; i++)
+			v->dcb.dscp_prios[a->apps[i].protocol] &= (uint8_t)~(1u << a->apps[i].priority);
+		break;
+	case ACT_TRUST:
+		v->dcb.ntrust = a->ntrust_to;
+		memcpy(v->dcb.trust, a->trust_to, 8);
+		break;
+	case ACT_MTU: v->mtu = a->to; break;
+	case ACT_CM_MODE: v->roce_mode = (int)a->to; break;
+	case ACT_CM_TOS: v->tos = (int)a->to; break;
+	case ACT_CC: v->cc = a->cc_to; break;
+	default: abort();
+	}
+}
+
+static int count(const struct rt_plan *pl, enum rt_act_kind k)
+{
+	int i, n = 0;
+
+	for (i = 0; i < pl->n; i++)
+		n += pl->a[i].kind == k;
+	return n;
+}
+
+static int plan1(const struct rt_dev *v, struct rt_plan *pl)
+{
+	struct rt_target t;
+
+	memset(pl, 0, sizeof(*pl));
+	target_from_profile(&prof, v, 0, &t, pl);
+	return plan_device(v, 0, &t, pl);
+}
+
+static void test_fresh_and_idempotent(void)
+{
+	static struct rt_dev v, saved;
+	struct rt_plan pl, rb = { 0 };
+	struct rt_target t;
+	uint32_t kinds = 0;
+	char buf[1024];
+	int i, n;
+
+	load(lossless);
+	fresh(&v);
+	saved = v;
+	n = plan1(&v, &pl);
+	tap_check(pl.nerr == 0, "no blocking notes on a capable device");
+	tap_check(n == 7, "7 actions on a fresh device (got %d)", n);
+	tap_check(count(&pl, ACT_ETS) == 1 && count(&pl, ACT_PFC) == 1 && count(&pl, ACT_APP_ADD) == 1 &&
+		  count(&pl, ACT_APP_DEL) == 0 && count(&pl, ACT_MTU) == 1 && count(&pl, ACT_CM_MODE) == 1 &&
+		  count(&pl, ACT_CM_TOS) == 1 && count(&pl, ACT_CC) == 1, "one of each needed kind");
+	tap_check(pl.a[0].kind == ACT_ETS && pl.a[1].kind == ACT_PFC && pl.a[2].kind == ACT_APP_ADD,
+		  "DCB is written first in ETS, PFC, APP order");
+	for (i = 0; i < pl.n; i++)
+		if (pl.a[i].kind == ACT_APP_ADD)
+			tap_check(pl.a[i].napps == 64, "all 64 DSCP entries are added (%d)", pl.a[i].napps);
+	for (i = 0; i < pl.nnotes; i++)
+		if (!strcmp(pl.notes[i].code, "trust-implicit"))
+			break;
+	tap_check(i < pl.nnotes, "no apptrust table: trust is noted as implicit");
+	for (i = 0; i < pl.n; i++)
+		if (pl.a[i].kind == ACT_CC) {
+			act_describe(&pl.a[i], buf, sizeof(buf));
+			tap_check(strstr(buf, "ecn_enabled_prios 0-7 -> 3") &&
+				  strstr(buf, "rp_alpha_gain_1024ths 4 -> 5") &&
+				  !strstr(buf, "np_cnp_dscp"), "CC diff names only changed parameters: %s", buf);
+		}
+	for (i = 0; i < pl.n; i++) {
+		kinds |= 1u << pl.a[i].kind;
+		sim(&v, &pl.a[i]);
+	}
+	plan_free(&pl);
+	tap_check(plan1(&v, &pl) == 0, "second plan after applying is empty (idempotent)");
+	plan_free(&pl);
+
+	target_from_state(&saved, kinds, &t);
+	n = plan_device(&v, 0, &t, &rb);
+	tap_check(n == 7 && count(&rb, ACT_APP_DEL) == 1 && count(&rb, ACT_APP_ADD) == 0,
+		  "rollback plan has 7 inverse actions (got %d)", n);
+	for (i = 0; i < rb.n; i++)
+		sim(&v, &rb.a[i]);
+	tap_check(v.mtu == saved.mtu && v.roce_mode == saved.roce_mode && v.tos == saved.tos &&
+		  !memcmp(&v.dcb.ets, &saved.dcb.ets, sizeof(v.dcb.ets)) &&
+		  v.dcb.pfc.pfc_en == saved.dcb.pfc.pfc_en &&
+		  !memcmp(v.dcb.dscp_prios, saved.dcb.dscp_prios, 64) &&
+		  !memcmp(&v.cc, &saved.cc, sizeof(v.cc)), "rollback restores the saved state exactly");
+	plan_free(&rb);
+}
+
+static void test_app_replace(void)
+{
+	static struct rt_dev v;
+	struct rt_plan pl;
+	int i, add = -1, del = -1;
+
+	load("[match]\nnetdev = dcb*\n[trust]\nmode = dscp\ndscp_prio = 26:3 48:6\n");
+	fresh(&v);
+	v.dcb.dscp_prios[26] = (1u << 3) | (1u << 5);	/* stale duplicate */
+	v.dcb.dscp_prios[10] = 1u << 1;			/* not declared */
+	v.dcb.dscp_prios[48] = 1u << 6;			/* already right */
+	plan1(&v, &pl);
+	for (i = 0; i < pl.n; i++) {
+		if (pl.a[i].kind == ACT_APP_ADD)
+			add = i;
+		if (pl.a[i].kind == ACT_APP_DEL)
+			del = i;
+	}
+	tap_check(add < 0, "nothing to add when the wanted entries exist");
+	tap_check(del >= 0 && pl.a[del].napps == 2, "stale 26:5 and undeclared 10:1 are deleted");
+	plan_free(&pl);
+
+	v.dcb.dscp_prios[26] = 1u << 5;
+	plan1(&v, &pl);
+	tap_check(pl.n == 2 && pl.a[0].kind == ACT_APP_ADD && pl.a[1].kind == ACT_APP_DEL,
+		  "replacing a mapping adds before deleting (mlx5 keeps DSCP trust)");
+	plan_free(&pl);
+
+	load("[match]\nnetdev = dcb*\n[trust]\nmode = pcp\n");
+	plan1(&v, &pl);
+	tap_check(pl.n == 1 && pl.a[0].kind == ACT_APP_DEL && pl.a[0].napps == 3,
+		  "trust pcp deletes every DSCP entry");
+	plan_free(&pl);
+}
+
+static void test_trust_table(void)
+{
+	static struct rt_dev v;
+	struct rt_plan pl;
+
+	load("[match]\nnetdev = dcb*\n[trust]\nmode = dscp\ndscp_prio = default\n");
+	fresh(&v);
+	v.dcb.has_trust = true;
+	v.dcb.ntrust = 1;
+	v.dcb.trust[0] = RT_DCB_APP_SEL_PCP;
+	plan1(&v, &pl);
+	tap_check(count(&pl, ACT_TRUST) == 1 && pl.a[pl.n - 1].ntrust_to == 1 &&
+		  pl.a[pl.n - 1].trust_to[0] == IEEE_8021QAZ_APP_SEL_DSCP,
+		  "apptrust table set to [dscp] where the driver has it");
+	plan_free(&pl);
+}
+
+static void test_preconditions(void)
+{
+	static struct rt_dev v;
+	struct rt_plan pl;
+	int i;
+
+	load(lossless);
+	fresh(&v);
+	v.dcb.ok = false;
+	v.dcb.err = 95;
+	plan1(&v, &pl);
+	tap_check(pl.nerr >= 1 && !strcmp(pl.notes[0].code, "no-dcb") &&
+		  !count(&pl, ACT_PFC) && !count(&pl, ACT_APP_ADD), "no dcbnl: blocking error, no DCB writes");
+	plan_free(&pl);
+
+	fresh(&v);
+	v.has_ib = false;
+	plan1(&v, &pl);
+	for (i = 0; i < pl.nnotes; i++)
+		if (!strcmp(pl.notes[i].code, "no-rdma-device"))
+			break;
+	tap_check(pl.nerr == 0 && i < pl.nnotes && !count(&pl, ACT_CC) && !count(&pl, ACT_CM_TOS),
+		  "netdev without RDMA: rdma_cm and cc skipped with a warning");
+	plan_free(&pl);
+
+	fresh(&v);
+	v.cc_ok = false;
+	plan1(&v, &pl);
+	tap_check(pl.nerr == 1 && !strcmp(pl.notes[pl.nnotes - 1].code, "no-cc"),
+		  "[cc] without rocetune.ko is a blocking error");
+	plan_free(&pl);
+
+	load("[match]\nnetdev = dcb*\n[cc]\nrp_additive_increase_mbps = 300\n");
+	fresh(&v);
+	plan1(&v, &pl);
+	tap_check(pl.nerr == 1 && !strcmp(pl.notes[0].code, "cc-invalid"),
+		  "an override incoherent with the active set is refused before writing");
+	plan_free(&pl);
+
+	load("[match]\nnetdev = dcb*\n[cc]\nrp_hyper_increase_mbps = 300\n");
+	plan1(&v, &pl);
+	tap_check(pl.nerr == 0 && pl.n == 1 && pl.a[0].cc_mask == 1u << RT_P_RP_HYPER_INCREASE_MBPS,
+		  "without a preset only the overrides are compared");
+	plan_free(&pl);
+}
+
+static void test_owner(void)
+{
+	static struct rt_dev v;
+	struct rt_plan pl;
+
+	fresh(&v);
+	memset(&pl, 0, sizeof(pl));
+	plan_owner_dcbx(&v, 0, false, &pl);
+	tap_check(pl.nnotes == 0, "host-managed IEEE DCBX: no conflict");
+	v.dcb.dcbx = DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE;
+	plan_owner_dcbx(&v, 0, false, &pl);
+	tap_check(pl.nerr == 1 && !strcmp(pl.notes[0].code, "conflict-dcbx") &&
+		  strstr(pl.notes[0].msg, "LLDP agent"), "LLD-managed DCBX is a blocking conflict");
+	memset(&pl, 0, sizeof(pl));
+	v.dcb.dcbx = DCB_CAP_DCBX_VER_IEEE;
+	plan_owner_dcbx(&v, 0, false, &pl);
+	tap_check(pl.nerr == 1 && strstr(pl.notes[0].msg, "firmware"),
+		  "DCBX without the host bit is firmware-managed: conflict");
+	memset(&pl, 0, sizeof(pl));
+	plan_owner_dcbx(&v, 0, true, &pl);
+	tap_check(pl.nerr == 0 && pl.nnotes == 1 && pl.notes[0].sev == RT_SEV_WARNING,
+		  "--force turns the conflict into a warning");
+}
+
+int main(void)
+{
+	test_owner();
+	test_fresh_and_idempotent();
+	test_app_replace();
+	test_trust_table();
+	test_preconditions();
+	return tap_done();
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reading the whole current state of the devices a profile matches. */
+#ifndef ROCETUNE_HOST_H
+#define ROCETUNE_HOST_H
+
+#include "profile.h"
+#include "state.h"
+#include "nl.h"
+
+/*
+ * Fill @h with every netdev matched by @p (or, with @p NULL, named in
+ * @names, or all netdevs with DCB or RDMA when @nnames is 0).
+ * Returns 0 or a negative errno (netlink unavailable).
+ */
+int host_collect(struct nl_sock *sk, const struct rt_profile *p,
+		 char *const *names, int nnames, struct rt_host *h);
+/* Re-read everything about one device. */
+void host_read_dev(struct nl_sock *sk, struct rt_dev *d);
+/* Conflicting owners of DCB: lldpad running. */
+bool host_lldpad_running(void);
+
+#endif

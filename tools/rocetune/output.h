@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Rendering state, plans, results and diagnostics for people and JSON. */
+#ifndef ROCETUNE_OUTPUT_H
+#define ROCETUNE_OUTPUT_H
+
+#include <stdio.h>
+#include "apply.h"
+#include "json.h"
+#include "plan.h"
+
+#define RT_JSON_VERSION 1
+#define RT_VERSION "0.1"
+
+void out_state_text(FILE *f, const struct rt_host *h);
+void out_state_json(struct jw *j, const char *key, const struct rt_host *h);
+void out_diags_json(struct jw *j, const struct rt_diags *d);
+const char *act_status(const struct rt_action *a, bool executed);
+void out_plan_text(FILE *f, const struct rt_host *h, const struct rt_plan *pl, bool executed);
+void out_devices_json(struct jw *j, const struct rt_host *h, const struct rt_plan *pl,
+		      bool executed);
+void out_rollback_text(FILE *f, const struct rt_host *h, const struct rt_apply_result *r);
+void out_rollback_json(struct jw *j, const struct rt_host *h, const struct rt_apply_result *r);
+
+#endif

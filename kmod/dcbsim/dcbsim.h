@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dcbsim: a DCB-capable software netdev for rocetune's tests.
+ *
+ * One private header for the three parts of the module:
+ *   netdev.c  rtnl_link_ops, net_device_ops, stacked mode (rx_handler)
+ *   dcbnl.c   the IEEE dcbnl_rtnl_ops and the state they store
+ *   fault.c   debugfs fault injection, which is not part of the DCB uAPI
+ */
+#ifndef _DCBSIM_H
+#define _DCBSIM_H
+
+#include <linux/atomic.h>
+#include <linux/dcbnl.h>
+#include <linux/if.h>
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+/* Generated at build time by conftest.sh: DCBSIM_HAVE_* defined to 0 or 1,
+ * for "#if" and plain C conditions alike.
+ */
+#include "dcbsim_compat.h"
+
+#define DCBSIM_LINK_KIND	"dcbsim"
+
+/* The selector value the uAPI gives PCP from Linux 6.2 (DCB_APP_SEL_PCP). */
+#define DCBSIM_APP_SEL_PCP	255
+
+/* Simulated device capabilities and limits. */
+#define DCBSIM_NUM_TCS		IEEE_8021QAZ_MAX_TCS
+#define DCBSIM_PFC_CAP		IEEE_8021QAZ_MAX_TCS
+#define DCBSIM_BUFFER_TOTAL	(1024 * 1024)	/* bytes of port buffer */
+#define DCBSIM_APPTRUST_MAX	8	/* >= the number of distinct selectors */
+
+/* Kinds of DCB write; each has its own fault-injection knobs. */
+enum dcbsim_kind {
+	DCBSIM_KIND_ETS,
+	DCBSIM_KIND_PFC,
+	DCBSIM_KIND_APP,
+	DCBSIM_KIND_APPTRUST,
+	DCBSIM_KIND_MAXRATE,
+	DCBSIM_KIND_BUFFER,
+	DCBSIM_KIND_DCBX,
+	DCBSIM_KIND_NUM,
+};
+
+/* What the dcbnl ops store. The APP table is not here: it lives in the
+ * DCB core's list (dcb_ieee_setapp/dcb_ieee_delapp).
+ */
+struct dcbsim_dcb {
+	/* Protects every field below. dcbnl calls the ops under RTNL, but
+	 * getdcbx also runs under the core's dcb_lock spinlock, and the
+	 * pfc_cap knob is written from debugfs without RTNL, so a spinlock
+	 * makes the state consistent on its own terms.
+	 */
+	spinlock_t lock;
+	struct ieee_ets ets;
+	struct ieee_pfc pfc;
+	struct ieee_maxrate maxrate;
+	struct dcbnl_buffer buffer;
+	u8 dcbx;
+	u8 apptrust[DCBSIM_APPTRUST_MAX];
+	int napptrust;
+};
+
+/* Fault-injection state, exposed in debugfs by fault.c. The knobs and
+ * counters need no lock: each is an atomic_t, or a bool read once per set
+ * call. Only the cached name has a lock.
+ */
+struct dcbsim_fault {
+	struct dentry *dir;
+	/* errno magnitude for the next set of a kind, consumed by it */
+	atomic_t fail_next[DCBSIM_KIND_NUM];
+	/* accept sets of a kind and store nothing */
+	bool ignore[DCBSIM_KIND_NUM];
+	/* set calls that reached the driver, whatever their outcome */
+	atomic_t calls[DCBSIM_KIND_NUM];
+	/* set calls that changed the stored state */
+	atomic_t sets[DCBSIM_KIND_NUM];
+	/* Protects name, which is written at registration and on rename
+	 * (under RTNL) and read by the debugfs "name" file (without RTNL: device
+	 * removal holds RTNL while it waits for debugfs readers).
+	 */
+	spinlock_t name_lock;
+	char name[IFNAMSIZ];
+};
+
+struct dcbsim_priv {
+	struct net_device *dev;
+	/* Stacked mode: the lower device, or NULL when standalone. Written
+	 * under RTNL only: set once the device is linked, cleared when it is
+	 * unlinked (device already closed, so no transmit can race).
+	 */
+	struct net_device *lower;
+	netdevice_tracker lower_tracker;
+	struct dcbsim_dcb dcb;
+	struct dcbsim_fault fault;
+};
+
+/* dcbnl.c */
+extern const struct dcbnl_rtnl_ops dcbsim_dcbnl_ops;
+void dcbsim_dcb_init(struct dcbsim_dcb *dcb);
+u8 dcbsim_dcb_pfc_cap(struct dcbsim_dcb *dcb);
+int dcbsim_dcb_set_pfc_cap(struct dcbsim_dcb *dcb, u8 pfc_cap);
+
+/* fault.c */
+void dcbsim_debugfs_init(void);
+void dcbsim_debugfs_exit(void);
+void dcbsim_fault_init(struct dcbsim_fault *fault);
+void dcbsim_fault_register(struct dcbsim_priv *priv);
+void dcbsim_fault_unregister(struct dcbsim_priv *priv);
+void dcbsim_fault_rename(struct dcbsim_priv *priv);
+
+bool dcbsim_fault_admit(struct dcbsim_fault *fault, enum dcbsim_kind kind,
+			int verdict, int *ret);
+void dcbsim_fault_changed(struct dcbsim_fault *fault, enum dcbsim_kind kind);
+
+#endif /* _DCBSIM_H */

@@ -1,0 +1,247 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# In-guest tests of `rocetune apply` against rocetune_dcbsim test devices:
+# every example profile applies and reads back exactly through iproute2
+# (dcb, ip) and configfs; a second apply sends no write; every bad profile
+# fails with its own error and changes nothing; failures injected at each
+# step roll back to the exact previous state; concurrent applies do not
+# interleave; a running lldpad is detected; the JSON validates.
+#
+# On the host it starts itself in a lab guest (args go to lab-run):
+#     selftests/rocetune/apply.sh [--keep] [--out DIR]
+# Needs: tools/rocetune/rocetune built (make -C tools/rocetune),
+# kmod/dcbsim/rocetune_dcbsim.ko; kmod/rocetune.ko for the CC checks.
+
+set -uo pipefail
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+top=$(cd "$here/../.." && pwd)
+if [[ -z ${LAB_HOST:-} ]]; then
+	exec "$top/selftests/lab/lab-run" --hosts 1 --timeout 900 "$@" \
+		--script "1=$here/apply.sh"
+fi
+
+. "$top/selftests/lib/tap.sh"
+
+RT=$top/tools/rocetune/rocetune
+DCBSIM=$top/kmod/dcbsim/rocetune_dcbsim.ko
+RTKO=$top/kmod/rocetune.ko
+DBG=/sys/kernel/debug/rocetune_dcbsim
+W=$(mktemp -d /run/rocetune-test.XXXXXX)
+export ROCETUNE_STATE_DIR=$W/state
+have_cc=0
+
+[[ -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune)"
+[[ -f $DCBSIM ]] || tap_skip_all "rocetune_dcbsim.ko not built"
+
+setup() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+	insmod "$DCBSIM" || return 1
+	modprobe rdma_rxe && modprobe rdma_cm || return 1
+	if [[ -f $RTKO ]]; then
+		insmod "$RTKO" && have_cc=1
+	fi
+	ip link set eth0 up
+	return 0
+}
+
+# Fresh devices: dcb0 stacked on eth0 carrying rxe0, dcbsim1 standalone.
+mkdevs() {
+	rdma link delete rxe0 2>/dev/null
+	ip link del dcb0 2>/dev/null
+	ip link del dcbsim1 2>/dev/null
+	ip link add link eth0 name dcb0 type dcbsim || return 1
+	ip link add dcbsim1 type dcbsim || return 1
+	ip link set dcb0 up && ip link set dcbsim1 up || return 1
+	rdma link add rxe0 type rxe netdev dcb0 || return 1
+	if ((have_cc)); then
+		local i
+		for i in $(seq 50); do
+			[[ -d /sys/kernel/config/rocetune/rxe0 ]] && break
+			sleep 0.1
+		done
+	fi
+}
+
+dbgdir() { echo "$DBG/$(cat /sys/class/net/"$1"/ifindex)"; }
+
+# Driver calls that reached dcbsim on both devices (any kind).
+calls() { cat "$DBG"/*/calls_* 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
+
+# Everything an apply may change, read with iproute2 and configfs only.
+snapshot() {
+	local d
+	for d in dcb0 dcbsim1; do
+		echo "== $d mtu $(cat /sys/class/net/$d/mtu)"
+		dcb -j pfc show dev $d
+		dcb -j ets show dev $d
+		dcb -j app show dev $d
+	done
+	mkdir -p /sys/kernel/config/rdma_cm/rxe0
+	cat /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_mode \
+	    /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos
+	rmdir /sys/kernel/config/rdma_cm/rxe0
+	if ((have_cc)); then
+		grep -r . /sys/kernel/config/rocetune/rxe0/ports/1/cc/active
+	fi
+}
+
+# A copy of an example profile that matches the test devices.
+testprofile() {
+	local src=$1 dst=$W/$(basename "$1")
+	sed 's/^netdev = .*/netdev = dcb*/' "$src" > "$dst"
+	((have_cc)) || sed -i '/^\[cc\]/,$d' "$dst"
+	echo "$dst"
+}
+
+jfield() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+if ! setup; then
+	tap_skip_all "cannot load dcbsim/rxe/rdma_cm in this guest"
+fi
+mkdevs || tap_bail "cannot create dcbsim test devices"
+((have_cc)) || tap_diag "kmod/rocetune.ko absent: [cc] is left out of the tests"
+
+# ---------------------------------------------------------------- examples
+for ex in "$top"/profiles/*.conf; do
+	name=$(basename "$ex" .conf)
+	mkdevs
+	p=$(testprofile "$ex")
+	out=$("$RT" apply "$p" 2>&1); rc=$?
+	if [[ $rc -eq 2 ]]; then tap_pass "$name: apply changes the host (exit 2)"
+	else tap_fail "$name: apply changes the host (exit 2)" "rc=$rc"; printf '%s\n' "$out" | sed 's/^/#   /'; fi
+	for dev in dcb0 dcbsim1; do
+		args=()
+		[[ $dev == dcb0 ]] && args=(rxe0 1)
+		if [[ $name == soft-roce-lab && $dev == dcbsim1 ]]; then
+			continue	# no rxe on dcbsim1: not matched by rdma_device
+		fi
+		tap_ok "$name: iproute2/configfs read back $dev as declared" \
+			python3 "$here/readback.py" "$p" "$dev" "${args[@]}"
+	done
+	c0=$(calls)
+	out=$("$RT" --json apply "$p"); rc=$?
+	tap_eq "$name: second apply exits 0 (no change)" 0 "$rc"
+	tap_eq "$name: second apply sends no write" 0 "$(printf '%s' "$out" | jfield 'd["writes"]')"
+	tap_eq "$name: no driver call reached dcbsim on the second apply" "$c0" "$(calls)"
+	printf '%s' "$out" > "$W/out.json"
+	tap_ok "$name: apply --json output validates" \
+		sh -c "python3 '$here/json_check.py' < '$W/out.json'"
+	tap_ok "$name: diff shows nothing to do" "$RT" diff "$p"
+done
+
+# The lossless profile drives the rest.
+LL=$(testprofile "$top/profiles/lossless-roce.conf")
+
+# ------------------------------------------------------------ bad profiles
+mkdevs
+"$RT" apply "$(testprofile "$top/profiles/lossy-roce-ecn.conf")" >/dev/null 2>&1
+before=$(snapshot); c0=$(calls)
+nbad=0; badfail=0
+for f in "$top"/selftests/unit/data/profiles/bad/*.conf; do
+	code=$(head -1 "$f" | awk '{print $3}')
+	out=$("$RT" --json apply "$f"); rc=$?
+	got=$(printf '%s' "$out" | jfield '[x["code"] for x in d["diagnostics"] if x["severity"]=="error"][0]' 2>/dev/null)
+	nbad=$((nbad + 1))
+	if [[ $rc -ne 1 || $got != "$code" ]]; then
+		badfail=$((badfail + 1))
+		tap_diag "$(basename "$f"): rc=$rc first error '$got', expected '$code'"
+	fi
+done
+tap_eq "bad profiles: all $nbad fail (exit 1) with their specific error" 0 "$badfail"
+tap_eq "bad profiles: no driver call reached dcbsim" "$c0" "$(calls)"
+tap_eq "bad profiles: the host state is unchanged" "$before" "$(snapshot)"
+
+# --------------------------------------------------------- injected faults
+fault_case() {	# DESC DEV KNOB VALUE [PROFILE [PRIOR-PROFILE]]
+	local desc=$1 dev=$2 knob=$3 val=$4 prof=${5:-$LL} prior=${6:-} before out rc res
+	mkdevs
+	[[ -n $prior ]] && "$RT" apply "$prior" >/dev/null 2>&1
+	before=$(snapshot)
+	echo "$val" > "$(dbgdir "$dev")/$knob"
+	out=$("$RT" --json apply "$prof"); rc=$?
+	echo 0 > "$(dbgdir "$dev")/$knob" 2>/dev/null
+	res=$(printf '%s' "$out" | jfield 'd["result"]')
+	tap_eq "$desc: apply fails and rolls back (exit 1)" "1 failed-rolled-back" "$rc $res"
+	tap_eq "$desc: the host is back in its exact previous state" "$before" "$(snapshot)"
+	printf '%s' "$out" | python3 "$here/json_check.py" ||
+		tap_diag "$desc: JSON did not validate"
+}
+fault_case "ETS set fails on dcb0" dcb0 fail_next_ets 5
+fault_case "PFC set fails on dcb0" dcb0 fail_next_pfc 5
+fault_case "APP set fails on dcb0" dcb0 fail_next_app 22
+fault_case "PFC fails on dcbsim1 after dcb0 fully applied" dcbsim1 fail_next_pfc 16
+fault_case "dcbsim1 ignores PFC (acknowledged, not kept)" dcbsim1 ignore_pfc Y
+fault_case "dcb0 ignores APP entries" dcb0 ignore_app Y
+sed 's/^mtu = 4200/mtu = 9600/' "$LL" > "$W/mtu9600.conf"
+fault_case "MTU 9600 refused by dcbsim1 (max 9000), last step" dcbsim1 fail_next_dcbx 0 "$W/mtu9600.conf"
+# from a configured (not fresh) state: what is restored is that state
+SRL=$(testprofile "$top/profiles/soft-roce-lab.conf")
+fault_case "from soft-roce-lab state, ETS fails on dcbsim1" dcbsim1 fail_next_ets 5 "$LL" "$SRL"
+fault_case "from soft-roce-lab state, MTU refused last" dcbsim1 fail_next_dcbx 0 "$W/mtu9600.conf" "$SRL"
+
+# --------------------------------------------------------------- messages
+mkdevs
+echo 5 > "$(dbgdir dcb0)/fail_next_pfc"
+out=$("$RT" apply "$LL" 2>&1); rc=$?
+echo 0 > "$(dbgdir dcb0)/fail_next_pfc"
+tap_ok "failure output names the failed step and the restore" \
+	sh -c "printf '%s' \"\$1\" | grep -q '^FAILED: dcb0: pfc' && printf '%s' \"\$1\" | grep -q 'rollback: complete'" _ "$out"
+
+# ------------------------------------------------------------ concurrency
+mkdevs
+sed 's/^mtu = 4200/mtu = 4400/' "$(testprofile "$top/profiles/lossy-roce-ecn.conf")" > "$W/lossy4400.conf"
+"$RT" apply "$LL" > "$W/a.out" 2>&1 & pa=$!
+"$RT" apply "$W/lossy4400.conf" > "$W/b.out" 2>&1 & pb=$!
+wait $pa; ra=$?; wait $pb; rb=$?
+tap_eq "two concurrent applies both succeed" "2 2" "$ra $rb"
+if "$RT" diff "$LL" >/dev/null 2>&1 || "$RT" diff "$W/lossy4400.conf" >/dev/null 2>&1; then
+	tap_pass "after concurrent applies the host matches one profile entirely"
+else
+	tap_fail "after concurrent applies the host matches one profile entirely" "interleaved state"
+	snapshot | sed 's/^/#   /' | head -20
+fi
+
+# ---------------------------------------------------------- conflicting owner
+mkdevs
+cp /bin/sleep "$W/lldpad"
+"$W/lldpad" 60 & plldp=$!
+before=$(snapshot)
+out=$("$RT" --json apply "$LL"); rc=$?
+tap_eq "a running lldpad is reported and nothing is written" \
+	"1 conflict-lldpad" "$rc $(printf '%s' "$out" | jfield '[n["code"] for n in d["host_notes"]][0]')"
+tap_eq "lldpad conflict: host unchanged" "$before" "$(snapshot)"
+"$RT" --force apply "$LL" >/dev/null 2>&1; rc=$?
+tap_eq "--force applies despite lldpad" 2 "$rc"
+kill "$plldp" 2>/dev/null; wait "$plldp" 2>/dev/null
+
+# DCBX not host-managed (LLD-managed) on one device
+mkdevs
+if dcb dcbx set dev dcbsim1 lld-managed ieee >/dev/null 2>&1 ||
+   dcb dcbx set dev dcbsim1 ieee >/dev/null 2>&1; then
+	before=$(snapshot)
+	out=$("$RT" --json apply "$LL"); rc=$?
+	tap_eq "DCBX not managed by the host is reported and nothing is written" \
+		"1 conflict-dcbx" "$rc $(printf '%s' "$out" | jfield '[n["code"] for x in d["devices"] for n in x["notes"] if n["severity"]=="error"][0]')"
+	tap_eq "DCBX conflict: host unchanged" "$before" "$(snapshot)"
+else
+	tap_skip "DCBX not managed by the host is reported" "dcbsim accepts only host DCBX"
+	tap_skip "DCBX conflict: host unchanged" "dcbsim accepts only host DCBX"
+fi
+out=$("$RT" --json apply "$top/selftests/unit/data/profiles/bad/unknown-key.conf")
+printf '%s' "$out" > "$W/bad.json"
+tap_ok "invalid-profile JSON validates" sh -c "python3 '$here/json_check.py' < '$W/bad.json'"
+
+# --------------------------------------------------------------- show/json
+mkdevs
+"$RT" apply "$LL" >/dev/null 2>&1
+tap_ok "show --json validates" sh -c "'$RT' --json show | python3 '$here/json_check.py'"
+tap_ok "show dev dcb0 lists PFC" sh -c "'$RT' show dev dcb0 | grep -q 'pfc: priorities 3'"
+tap_ok "dry-run plans without writing" sh -c \
+	"ip link set dcb0 mtu 1500; c=\$(cat $DBG/*/calls_* | awk '{s+=\$1} END {print s}'); '$RT' apply --dry-run '$LL' | grep -q 'mtu 1500 -> 4200'; r=\$?; [ \$r -eq 0 ] && [ \"\$(cat /sys/class/net/dcb0/mtu)\" = 1500 ]"
+
+rdma link delete rxe0 2>/dev/null
+ip link del dcb0 2>/dev/null
+ip link del dcbsim1 2>/dev/null
+tap_done

@@ -27,7 +27,6 @@ SANITIZE ?=
 export SANITIZE
 
 TOOLS := tools/rocetune tools/dcqcn-sim
-COMPAT_H := kmod/compat/generated.h
 
 .PHONY: all module tools deps lab check unit selftests lint sparse \
 	checkpatch clean kdir-check
@@ -41,14 +40,8 @@ kdir-check:
 	fi
 	@echo "rocetune: building against $(KDIR)"
 
-# The probe results depend on the kernel: keep them per KDIR.
-$(COMPAT_H): kmod/compat/conftest.sh kmod/compat/.kdir
-	kmod/compat/conftest.sh $(KDIR) $@
-
-kmod/compat/.kdir: FORCE
-	@echo "$(KDIR)" | cmp -s - $@ || echo "$(KDIR)" >$@
-
-module: kdir-check $(COMPAT_H)
+# Kernel feature probes run inside Kbuild (kmod/compat/kbuild.mk).
+module: kdir-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
 tools:
@@ -77,7 +70,7 @@ lint: checkpatch sparse
 checkpatch:
 	scripts/checkpatch.sh
 
-sparse: kdir-check $(COMPAT_H)
+sparse: kdir-check
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 W=1 modules
 
 clean:
@@ -85,8 +78,5 @@ clean:
 	@for t in $(TOOLS) selftests/unit; do \
 		[ -f $$t/Makefile ] && $(MAKE) -C $$t clean; \
 	done; true
-	rm -f $(COMPAT_H) kmod/compat/.kdir
 	rm -rf build
 
-.PHONY: FORCE
-FORCE:

@@ -2,17 +2,22 @@
 /*
  * Everything rocetune needs that differs between kernel versions, in one
  * place. Each difference is detected by compiling a probe against the
- * target kernel's headers (kmod/compat/conftest.sh writes the results to
- * compat/generated.h), never by comparing version numbers, so distribution
- * backports are honoured.
+ * target kernel's headers (kmod/compat/conftest.sh, run by Kbuild through
+ * compat/kbuild.mk, writes compat_generated.h), never by comparing version
+ * numbers, so distribution backports are honoured.
  */
 #ifndef _ROCETUNE_COMPAT_H
 #define _ROCETUNE_COMPAT_H
 
 #include <linux/netdevice.h>
+#include <linux/skbuff.h>
 #include <rdma/ib_verbs.h>
 
-#include "generated.h"
+#include "compat_generated.h"
+
+#if !RT_HAVE_IB_CLIENT_ADD_INT
+#error "rocetune needs ib_client.add returning int (Linux 5.8 or later)"
+#endif
 
 /*
  * The net_device behind a RoCE port, with a reference the caller drops
@@ -21,7 +26,7 @@
 static inline struct net_device *
 rt_compat_ib_get_netdev(struct ib_device *ibdev, u32 port)
 {
-#ifdef RT_HAVE_IB_DEVICE_GET_NETDEV
+#if RT_HAVE_IB_DEVICE_GET_NETDEV
 	return ib_device_get_netdev(ibdev, port);
 #else
 	struct net_device *ndev;
@@ -37,6 +42,22 @@ rt_compat_ib_get_netdev(struct ib_device *ibdev, u32 port)
 		dev_hold(ndev);
 	rcu_read_unlock();
 	return ndev;
+#endif
+}
+
+/*
+ * Stamp @skb with an earliest departure time, @ns on the monotonic clock,
+ * for fq (EDT pacing).
+ */
+static inline void rt_compat_skb_set_edt(struct sk_buff *skb, u64 ns)
+{
+	skb->tstamp = ns_to_ktime(ns);
+#if RT_HAVE_SKB_MONO_DELIVERY_TIME
+	skb->mono_delivery_time = 1;
+#elif RT_HAVE_SKB_TSTAMP_TYPE
+	skb->tstamp_type = SKB_CLOCK_MONOTONIC;
+#else
+#error "rocetune: no way to mark skb->tstamp as a monotonic departure time"
 #endif
 }
 

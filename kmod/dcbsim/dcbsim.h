@@ -17,10 +17,11 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
-/* Generated at build time by conftest.sh: DCBSIM_HAVE_* defined to 0 or 1,
- * for "#if" and plain C conditions alike.
+/*
+ * Generated at build time by kmod/compat/conftest.sh: RT_HAVE_* defined
+ * to 0 or 1, for "#if" and plain C conditions alike.
  */
-#include "dcbsim_compat.h"
+#include "compat_generated.h"
 
 #define DCBSIM_LINK_KIND	"dcbsim"
 

@@ -126,9 +126,9 @@ DEFINE_SHOW_ATTRIBUTE(dcbsim_name);
 
 static int dcbsim_features_show(struct seq_file *m, void *v)
 {
-	if (DCBSIM_HAVE_APPTRUST)
+	if (RT_HAVE_DCBNL_APPTRUST)
 		seq_puts(m, "apptrust\n");
-	if (DCBSIM_HAVE_APP_SEL_PCP)
+	if (RT_HAVE_DCB_APP_SEL_PCP)
 		seq_puts(m, "app_sel_pcp\n");
 	return 0;
 }

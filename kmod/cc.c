@@ -11,6 +11,8 @@
 #include <linux/slab.h>
 
 #include "rocetune.h"
+#include "datapath.h"
+#include "objects.h"
 
 static const struct rt_param_set *rt_default_set(void)
 {
@@ -22,9 +24,10 @@ int rt_port_init(struct rt_port *port, u32 num)
 {
 	struct rt_param_set *active;
 
-	active = kmemdup(rt_default_set(), sizeof(*active), GFP_KERNEL);
+	active = rt_obj_alloc(RT_OBJ_PARAM_SET, sizeof(*active), GFP_KERNEL);
 	if (!active)
 		return -ENOMEM;
+	*active = *rt_default_set();
 	port->num = num;
 	mutex_init(&port->lock);
 	port->staged = *active;
@@ -35,7 +38,8 @@ int rt_port_init(struct rt_port *port, u32 num)
 void rt_port_fini(struct rt_port *port)
 {
 	/* No reader is left: the device is unreachable from configfs. */
-	kfree(rcu_dereference_protected(port->active, true));
+	rt_obj_free(RT_OBJ_PARAM_SET,
+		    rcu_dereference_protected(port->active, true));
 	mutex_destroy(&port->lock);
 }
 
@@ -70,10 +74,11 @@ int rt_port_stage_preset(struct rt_port *port, const char *buf, size_t len)
 int rt_port_commit(struct rt_dev *dev, struct rt_port *port)
 {
 	struct rt_param_set *next, *prev;
+	struct rt_dp_params *dp_next;
 	char why[RT_ERR_MAX];
 	int err;
 
-	next = kmalloc(sizeof(*next), GFP_KERNEL);
+	next = rt_obj_alloc(RT_OBJ_PARAM_SET, sizeof(*next), GFP_KERNEL);
 	if (!next)
 		return -ENOMEM;
 
@@ -90,20 +95,30 @@ int rt_port_commit(struct rt_dev *dev, struct rt_port *port)
 		strscpy(port->last_error, why, sizeof(port->last_error));
 		goto out_unlock;
 	}
+	/* Everything that can fail comes before the first change. */
+	dp_next = rt_dp_prepare(dev, port, &port->staged);
+	if (IS_ERR(dp_next)) {
+		err = PTR_ERR(dp_next);
+		snprintf(port->last_error, sizeof(port->last_error),
+			 "out of memory preparing the datapath");
+		goto out_unlock;
+	}
 	*next = port->staged;
 	prev = rcu_replace_pointer(port->active, next,
 				   lockdep_is_held(&port->lock));
+	if (dp_next)
+		rt_dp_publish(dev, port, dp_next);
 	port->generation++;
 	port->last_error[0] = '\0';
 	mutex_unlock(&port->lock);
 	/* Commits are rare and may sleep: wait out readers of the old set. */
 	synchronize_rcu();
-	kfree(prev);
+	rt_obj_free(RT_OBJ_PARAM_SET, prev);
 	return 0;
 
 out_unlock:
 	mutex_unlock(&port->lock);
-	kfree(next);
+	rt_obj_free(RT_OBJ_PARAM_SET, next);
 	return err;
 }
 

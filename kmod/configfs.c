@@ -8,6 +8,9 @@
  *       driver  backend
  *       ports/<N>/
  *         netdev  counters
+ *         pacing  dp_counters  qp_stats  qp_watch  qp_ctl
+ *                                    the software DCQCN datapath (rxe);
+ *                                    see Documentation/datapath.rst
  *         cc/
  *           params  preset  commit  discard  last_error
  *           staged/<param>           written by the user
@@ -28,6 +31,8 @@
 #include <linux/slab.h>
 
 #include "rocetune.h"
+#include "datapath.h"
+#include "objects.h"
 #include "compat/compat.h"
 
 struct rt_port_dir {
@@ -57,7 +62,7 @@ static void rt_dir_free(struct kref *ref)
 	struct rt_dir *dir = container_of(ref, struct rt_dir, ref);
 
 	rt_dev_put(dir->dev);
-	kfree(dir);
+	rt_obj_free(RT_OBJ_DIR, dir);
 }
 
 static struct rt_dir *to_rt_dir(struct config_item *item)
@@ -187,12 +192,119 @@ static ssize_t rt_port_counters_show(struct config_item *item, char *page)
 	return rt_counters_show(pd->dir->dev, pd->port, page);
 }
 
+/* The datapath serving this port, or NULL (not rxe). */
+static struct rt_dp *rt_port_dp(struct rt_port_dir *pd)
+{
+	struct rt_dp *dp = pd->dir->dev->dp;
+
+	return dp && dp->port == pd->port ? dp : NULL;
+}
+
+static ssize_t rt_port_pacing_show(struct config_item *item, char *page)
+{
+	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+	char id[IFNAMSIZ];
+	bool active;
+
+	if (!dp)
+		return sysfs_emit(page, "unsupported\n");
+	active = rt_pacing_check(dp, id, sizeof(id), false);
+	return sysfs_emit(page, "%s %s\n", active ? "active" : "inactive", id);
+}
+
+static ssize_t rt_port_dp_counters_show(struct config_item *item, char *page)
+{
+	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+
+	return dp ? rt_dp_counters_show(dp, page) : 0;
+}
+
+static ssize_t rt_port_qp_watch_show(struct config_item *item, char *page)
+{
+	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+	struct rt_qp *qp;
+	ssize_t n;
+	u32 qpn;
+
+	if (!dp)
+		return -EOPNOTSUPP;
+	qpn = READ_ONCE(dp->watch_qpn);
+	rcu_read_lock();
+	qp = rt_qp_lookup(dp, qpn);
+	if (qp)
+		n = rt_qp_format(qp, page, PAGE_SIZE, false);
+	else
+		n = sysfs_emit(page, "qpn %u\nstate untracked\n", qpn);
+	rcu_read_unlock();
+	return n;
+}
+
+static ssize_t rt_port_qp_watch_store(struct config_item *item,
+				      const char *page, size_t len)
+{
+	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+	u32 qpn;
+
+	if (!dp)
+		return -EOPNOTSUPP;
+	if (rt_parse_u32(page, len, &qpn) || qpn > 0xffffff)
+		return -EINVAL;
+	WRITE_ONCE(dp->watch_qpn, qpn);
+	return len;
+}
+
+static ssize_t rt_port_qp_ctl_show(struct config_item *item, char *page)
+{
+	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+
+	return dp ? rt_qp_ctl_show(dp, page) : -EOPNOTSUPP;
+}
+
+static ssize_t rt_port_qp_ctl_store(struct config_item *item,
+				    const char *page, size_t len)
+{
+	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+	int err;
+
+	if (!dp)
+		return -EOPNOTSUPP;
+	err = rt_qp_ctl_store(dp, page, len);
+	return err ? err : len;
+}
+
+/*
+ * The bulk read of every QP. A binary attribute, because a configfs text
+ * attribute is limited to one page (about 20 QPs); configfs sizes the
+ * buffer with a first call (@buf NULL) and fills it with a second.
+ */
+static ssize_t rt_port_qp_stats_read(struct config_item *item, void *buf,
+				     size_t len)
+{
+	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+
+	return dp ? rt_qp_stats_read(dp, buf, len) : 0;
+}
+
 CONFIGFS_ATTR_RO(rt_port_, netdev);
 CONFIGFS_ATTR_RO(rt_port_, counters);
+CONFIGFS_ATTR_RO(rt_port_, pacing);
+CONFIGFS_ATTR_RO(rt_port_, dp_counters);
+CONFIGFS_ATTR(rt_port_, qp_watch);
+CONFIGFS_ATTR(rt_port_, qp_ctl);
+CONFIGFS_BIN_ATTR_RO(rt_port_, qp_stats, NULL, 0);
 
 static struct configfs_attribute *rt_port_attrs[] = {
 	&rt_port_attr_netdev,
 	&rt_port_attr_counters,
+	&rt_port_attr_pacing,
+	&rt_port_attr_dp_counters,
+	&rt_port_attr_qp_watch,
+	&rt_port_attr_qp_ctl,
+	NULL,
+};
+
+static struct configfs_bin_attribute *rt_port_bin_attrs[] = {
+	&rt_port_attr_qp_stats,
 	NULL,
 };
 
@@ -203,6 +315,7 @@ static struct configfs_item_operations rt_port_item_ops = {
 static const struct config_item_type rt_port_type = {
 	.ct_item_ops = &rt_port_item_ops,
 	.ct_attrs = rt_port_attrs,
+	.ct_bin_attrs = rt_port_bin_attrs,
 	.ct_owner = THIS_MODULE,
 };
 
@@ -544,7 +657,8 @@ int rt_dir_create(struct rt_dev *dev)
 	u32 i;
 	int err;
 
-	dir = kzalloc(struct_size(dir, pdirs, dev->nports), GFP_KERNEL);
+	dir = rt_obj_alloc(RT_OBJ_DIR, struct_size(dir, pdirs, dev->nports),
+			   GFP_KERNEL);
 	if (!dir)
 		return -ENOMEM;
 	kref_init(&dir->ref);

@@ -10,6 +10,8 @@
 #include <linux/overflow.h>
 
 #include "rocetune.h"
+#include "datapath.h"
+#include "objects.h"
 
 static const char *const rt_driver_names[] = {
 	[RDMA_DRIVER_MLX5] = "mlx5",
@@ -43,7 +45,7 @@ static void rt_dev_release(struct kref *ref)
 
 	for (i = 0; i < dev->nports; i++)
 		rt_port_fini(&dev->ports[i]);
-	kfree(dev);
+	rt_obj_free(RT_OBJ_DEV, dev);
 }
 
 void rt_dev_put(struct rt_dev *dev)
@@ -65,7 +67,9 @@ static int rt_client_add(struct ib_device *ibdev)
 	if (p > last)
 		return -EOPNOTSUPP;
 
-	dev = kzalloc(struct_size(dev, ports, last - first + 1), GFP_KERNEL);
+	dev = rt_obj_alloc(RT_OBJ_DEV,
+			   struct_size(dev, ports, last - first + 1),
+			   GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
 	kref_init(&dev->ref);
@@ -87,21 +91,27 @@ static int rt_client_add(struct ib_device *ibdev)
 		}
 	}
 
-	err = rt_dir_create(dev);
+	err = rt_dp_attach(dev);
 	if (err)
 		goto err_ports;
+
+	err = rt_dir_create(dev);
+	if (err)
+		goto err_dp;
 
 	ib_set_client_data(ibdev, &rt_ib_client, dev);
 	pr_info("attached to %s (%s, %u port%s)\n", dev_name(&ibdev->dev),
 		dev->driver, dev->nports, dev->nports == 1 ? "" : "s");
 	return 0;
 
+err_dp:
+	rt_dp_detach(dev);
 err_ports:
 	while (i--) {
 		rt_counters_fini(&dev->ports[i]);
 		rt_port_fini(&dev->ports[i]);
 	}
-	kfree(dev);
+	rt_obj_free(RT_OBJ_DEV, dev);
 	return err;
 }
 
@@ -112,6 +122,8 @@ static void rt_client_remove(struct ib_device *ibdev, void *client_data)
 
 	/* Returns only when no configfs handler can reach dev->ibdev. */
 	rt_dir_destroy(dev);
+	/* No hook, worker or configfs handler uses the datapath after this. */
+	rt_dp_detach(dev);
 	/* The stats descriptors belong to the driver: drop them now. */
 	for (i = 0; i < dev->nports; i++)
 		rt_counters_fini(&dev->ports[i]);

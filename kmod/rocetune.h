@@ -25,6 +25,7 @@
 #define RT_ERR_MAX 160
 
 struct rt_dir;
+struct rt_dp;
 
 struct rt_port {
 	u32 num;
@@ -54,6 +55,11 @@ struct rt_dev {
 	bool has_backend;
 	/* The directory currently presenting this device; see rt_dir_lock. */
 	struct rt_dir *dir;
+	/*
+	 * The software DCQCN datapath (rxe only), or NULL. Set in add,
+	 * cleared in remove after the configfs directory is gone.
+	 */
+	struct rt_dp *dp;
 	u32 first_port;
 	u32 nports;
 	struct rt_port ports[];

@@ -15,7 +15,7 @@ ND=$(rt_netdev)
 rt_loaded && rt_unload
 ROUNDS=${CHURN_ROUNDS:-15}
 
-tap_plan 6
+tap_plan 7
 tap_ok "insmod rocetune.ko" rt_load
 
 # hammer: read every file and write staged values and commits, forever.
@@ -53,6 +53,7 @@ t_churn() {
 	done
 }
 tap_ok "$ROUNDS rounds of add, rename twice, delete under load" t_churn
+tap_ok "every object freed after the churn" rt_objects_zero
 
 # rmmod under load: it may be refused while a file is open (EBUSY); it
 # must succeed within a few tries and leave no tree.

@@ -39,9 +39,23 @@ rt_wait() {
 	return 1
 }
 
-# Kernel log lines that mean rocetune (or anything) went wrong.
+# Kernel log lines that mean rocetune (or anything) went wrong; "leaked"
+# is rocetune's own report at rmmod of objects not freed.
 rt_dmesg_clean() {
-	! dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|refcount_t|use-after-free|list_del corruption'
+	! dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|refcount_t|use-after-free|list_del corruption|rocetune: leaked'
+}
+
+RT_OBJECTS=/sys/kernel/debug/rocetune/objects
+
+# rt_objects_zero: every object rocetune.ko counts is freed (RCU frees
+# complete within a grace period, so poll briefly). Prints the counts on
+# failure.
+rt_objects_zero() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	[ -r $RT_OBJECTS ] || { echo "no $RT_OBJECTS"; return 1; }
+	rt_wait awk '$2 != 0 { exit 1 }' $RT_OBJECTS && return 0
+	cat $RT_OBJECTS
+	return 1
 }
 
 # rt_write FILE VALUE: write VALUE exactly (no newline added) in one

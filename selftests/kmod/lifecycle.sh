@@ -15,7 +15,7 @@ ND=$(rt_netdev)
 rt_loaded && rt_unload
 rdma link delete rtlc0 2>/dev/null
 
-tap_plan 22
+tap_plan 24
 
 tap_ok "insmod rocetune.ko" rt_load
 tap_ok "configfs subsystem /sys/kernel/config/rocetune exists" test -d "$RT"
@@ -44,6 +44,7 @@ tap_ok "rdma link delete with a file open" rdma link delete rtlc1
 tap_ok "device directory vanishes" rt_wait test ! -e "$RT/rtlc1"
 tap_notok "reading the stale open file fails" cat <&7
 exec 7<&-
+tap_ok "every object freed once the device is gone and files closed" rt_objects_zero
 
 # rmmod with an open file is refused (configfs pins the module), and the
 # tree keeps working; after close it goes.
@@ -64,6 +65,7 @@ kill $holder 2>/dev/null; wait $holder 2>/dev/null
 rt_load
 tap_ok "existing device attached at load" rt_wait test -d "$RT/rtlc0"
 rdma link delete rtlc0
+tap_ok "every object freed after rdma link delete" rt_objects_zero
 rt_unload
 
 tap_ok "kernel log has no BUG/WARNING/Oops" rt_dmesg_clean

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rocetune's software DCQCN datapath for Soft-RoCE (rxe) devices.
+ *
+ *   struct rt_dp      one per attached rxe device: the netdev it sends on,
+ *                     the parameters in the core's units, port counters,
+ *                     the learning/eviction worker.
+ *   struct rt_qp      one per local QP seen on the wire: DCQCN reaction-
+ *                     and notification-point state, pacing clock,
+ *                     counters, tunables.
+ *
+ * Netfilter hooks in init_net (rxe on 6.1 lives only there) do all the
+ * per-packet work in softirq context, lock-free except for the per-QP
+ * spinlock. Anything that needs the RDMA core (restrack, query_qp) runs
+ * in the worker.
+ */
+#ifndef _ROCETUNE_DATAPATH_H
+#define _ROCETUNE_DATAPATH_H
+
+#include <linux/hashtable.h>
+#include <linux/in6.h>
+#include <linux/llist.h>
+#include <linux/workqueue.h>
+
+#include "core/dcqcn.h"
+
+struct rt_dev;
+struct rt_port;
+struct rt_param_set;
+
+#define ROCE_V2_UDP_PORT	4791
+#define RT_BTH_OPCODE_CNP	0x81
+#define RT_BTH_BECN		0x40	/* in BTH byte 4 */
+#define RT_BTH_LEN		12
+#define RT_CNP_PAD		16
+
+/* The parameters the hooks use, derived from a port's active set. */
+struct rt_dp_params {
+	struct rcu_head rcu;
+	struct dcqcn_params dc;
+	u32 rp_prios;
+	u32 np_prios;
+	u32 ecn_prios;
+	u8 ecn_codepoint;
+	u8 cnp_tos;		/* DSCP << 2 | ECN */
+	u8 cnp_prio;
+};
+
+enum rt_qp_state {
+	RT_QP_NEW,		/* seen on the wire, context not learned yet */
+	RT_QP_LIVE,		/* a connected RC/UC QP restrack knows */
+	RT_QP_UNSUPPORTED,	/* restrack knows it, but no CC for it (UD...) */
+};
+
+struct rt_qp_counters {
+	u64 cnp_sent;
+	u64 cnp_rcvd;		/* accepted CNPs */
+	u64 cnp_rejected;	/* CNPs naming this QP from another source */
+	u64 ce_rcvd;		/* CE-marked RoCEv2 packets received */
+	u64 paced_pkts;
+	u64 paced_bytes;
+	u64 rate_cuts;
+	u64 last_cnp_ns;	/* last accepted CNP, 0 = none */
+};
+
+struct rt_qp {
+	struct hlist_node node;		/* rt_qp_hash, by (dp, qpn) */
+	struct hlist_node peer_node;	/* rt_qp_peer_hash, once LIVE */
+	struct llist_node learn_node;	/* dp->learn, while queued */
+	struct rcu_head rcu;
+	struct rt_dp *dp;
+	u32 qpn;
+	/* Written by the worker before the QP is published as LIVE. */
+	u32 peer_qpn;
+	bool peer_v6;
+	bool peer_hashed;		/* in rt_qp_peer_hash */
+	struct in6_addr peer_addr;	/* IPv4 as v4-mapped */
+	u8 state;			/* enum rt_qp_state, READ/WRITE_ONCE */
+	unsigned long learn_queued;	/* bit 0: on dp->learn */
+	unsigned long last_seen;	/* jiffies of the last packet */
+
+	/*
+	 * Protects everything below. Always taken with BH off: the transmit
+	 * hook runs in process context when rxe sends inline from
+	 * post_send, and the receive hook in softirq on the same CPU.
+	 */
+	spinlock_t lock;
+	struct dcqcn_rp rp;
+	struct dcqcn_np np;
+	u64 next_tx_ns;			/* pacing clock (EDT) */
+	u8 tx_prio;
+	bool cc_enable;
+	u32 rate_cap_mbps;		/* 0 = none */
+	struct rt_qp_counters cnt;
+};
+
+/* Port-wide datapath counters: events with no QP to charge. */
+struct rt_dp_counters {
+	atomic64_t cnp_rejected_unknown_qp;
+	atomic64_t cnp_rejected_bad_icrc;
+	atomic64_t cnp_send_failed;
+	atomic64_t qp_table_full;
+	atomic64_t qp_evicted;
+	atomic64_t unpaced_pkts;	/* needed pacing, qdisc cannot */
+	atomic64_t ect_marked_pkts;
+};
+
+struct rt_dp {
+	struct list_head list;		/* rt_dp_list, RCU */
+	struct rt_dev *dev;
+	struct rt_port *port;		/* rxe has one port */
+	int ifindex;
+	struct rt_dp_params __rcu *params;
+	bool pacing_active;		/* READ/WRITE_ONCE */
+	bool pacing_reported;		/* worker only */
+	u32 nqps;			/* entries of this dp; rt_qp_lock */
+	u32 watch_qpn;			/* qp_watch; WRITE/READ_ONCE */
+	struct llist_head learn;	/* rt_qps to resolve in the worker */
+	struct delayed_work work;	/* learn, evict, check the qdisc */
+	struct rt_dp_counters cnt;
+};
+
+/* qp_table.c */
+extern unsigned int rt_max_qps;
+int rt_dp_attach(struct rt_dev *dev);
+void rt_dp_detach(struct rt_dev *dev);
+struct rt_dp_params *rt_dp_prepare(struct rt_dev *dev, struct rt_port *port,
+				   const struct rt_param_set *set);
+void rt_dp_publish(struct rt_dev *dev, struct rt_port *port,
+		   struct rt_dp_params *next);
+struct rt_dp *rt_dp_by_ifindex(int ifindex);
+struct rt_qp *rt_qp_lookup(struct rt_dp *dp, u32 qpn);
+struct rt_qp *rt_qp_lookup_peer(struct rt_dp *dp, u32 peer_qpn,
+				const struct in6_addr *peer);
+struct rt_qp *rt_qp_get_or_create(struct rt_dp *dp, u32 qpn);
+int rt_qp_ensure(struct rt_dp *dp, u32 qpn, struct rt_qp **out);
+u64 rt_now_us(void);
+ssize_t rt_qp_format(struct rt_qp *qp, char *buf, size_t len, bool line);
+ssize_t rt_qp_stats_read(struct rt_dp *dp, char *buf, size_t len);
+ssize_t rt_qp_ctl_show(struct rt_dp *dp, char *page);
+int rt_qp_ctl_store(struct rt_dp *dp, const char *buf, size_t len);
+
+/* hooks.c */
+int rt_hooks_register(void);
+void rt_hooks_unregister(void);
+
+/* cnp.c */
+int rt_cnp_send(struct rt_dp *dp, const struct rt_dp_params *p, bool v6,
+		const struct in6_addr *saddr, const struct in6_addr *daddr,
+		u32 dqpn, u16 sport);
+
+/* pacing.c */
+bool rt_pacing_check(struct rt_dp *dp, char *id, size_t idlen, bool update);
+unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
+			  unsigned int l4off);
+ssize_t rt_dp_counters_show(struct rt_dp *dp, char *page);
+
+#endif /* _ROCETUNE_DATAPATH_H */

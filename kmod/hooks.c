@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netfilter hooks of the software DCQCN datapath (init_net only: rxe on
+ * this kernel creates its sockets and routes there).
+ *
+ *   LOCAL_IN     every RoCEv2 packet an rxe device receives passes here
+ *                before rxe's UDP tunnel socket. Data and ACKs: start
+ *                tracking the local QP they name; CE-marked ones are the
+ *                notification point's input (count, maybe send a CNP).
+ *                CNPs (BTH opcode 0x81, which rxe would drop): the
+ *                reaction point's input; consumed here.
+ *   POST_ROUTING every RoCEv2 packet an rxe device sends: ECT marking and
+ *                pacing (pacing.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
+#include <linux/udp.h>
+#include <asm/unaligned.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+
+#include "rocetune.h"
+#include "datapath.h"
+#include "core/rt_icrc.h"
+
+/* The headers of one received RoCEv2 packet. */
+struct rt_rx {
+	bool v6;
+	u8 tos;			/* IPv4 TOS or IPv6 traffic class */
+	u8 opcode;
+	u32 dqpn;
+	u16 sport;
+	unsigned int l3off;
+	unsigned int len;	/* from the IP header to the end */
+	struct in6_addr saddr, daddr;	/* IPv4 as v4-mapped */
+};
+
+/*
+ * Parse @skb (network header set) as IPv4/IPv6 + UDP to 4791 + BTH.
+ * Returns false for anything else, including fragments.
+ */
+static bool rt_parse(struct sk_buff *skb, bool v6, struct rt_rx *rx)
+{
+	unsigned int l4off;
+	struct udphdr _uh;
+	const struct udphdr *uh;
+	u8 _bth[RT_BTH_LEN];
+	const u8 *bth;
+
+	rx->v6 = v6;
+	rx->l3off = skb_network_offset(skb);
+	if (!v6) {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		if (iph->protocol != IPPROTO_UDP || ip_is_fragment(iph))
+			return false;
+		l4off = rx->l3off + iph->ihl * 4;
+		rx->tos = iph->tos;
+		ipv6_addr_set_v4mapped(iph->saddr, &rx->saddr);
+		ipv6_addr_set_v4mapped(iph->daddr, &rx->daddr);
+		rx->len = ntohs(iph->tot_len);
+	} else {
+		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+		/* rxe never sends extension headers. */
+		if (ip6h->nexthdr != IPPROTO_UDP)
+			return false;
+		l4off = rx->l3off + sizeof(*ip6h);
+		rx->tos = ipv6_get_dsfield(ip6h);
+		rx->saddr = ip6h->saddr;
+		rx->daddr = ip6h->daddr;
+		rx->len = sizeof(*ip6h) + ntohs(ip6h->payload_len);
+	}
+	uh = skb_header_pointer(skb, l4off, sizeof(_uh), &_uh);
+	if (!uh || uh->dest != htons(ROCE_V2_UDP_PORT))
+		return false;
+	bth = skb_header_pointer(skb, l4off + sizeof(*uh), sizeof(_bth), _bth);
+	if (!bth)
+		return false;
+	rx->sport = ntohs(uh->source);
+	rx->opcode = bth[0];
+	rx->dqpn = get_unaligned_be32(bth + 4) & 0xffffff;
+	return true;
+}
+
+/* The priority of a received RoCEv2 packet: its DSCP's class selector. */
+static u8 rt_rx_prio(const struct rt_rx *rx)
+{
+	return rx->tos >> 5;
+}
+
+/* Reaction point: a CNP arrived. Always consumed. */
+static void rt_rp_cnp(struct rt_dp *dp, struct sk_buff *skb,
+		      const struct rt_rx *rx)
+{
+	/* IPv6 + UDP + BTH + padding + ICRC: the largest valid CNP. */
+	u8 buf[40 + 8 + RT_BTH_LEN + RT_CNP_PAD + RT_ICRC_LEN];
+	const struct rt_dp_params *p;
+	const u8 *pkt;
+	struct rt_qp *qp;
+	bool cut;
+	u64 now;
+
+	pkt = rx->len <= sizeof(buf) ?
+		skb_header_pointer(skb, rx->l3off, rx->len, buf) : NULL;
+	if (!pkt || !rt_icrc_valid(pkt, rx->len)) {
+		atomic64_inc(&dp->cnt.cnp_rejected_bad_icrc);
+		return;
+	}
+	qp = rt_qp_lookup(dp, rx->dqpn);
+	/* Pairs with rt_qp_learn(): peer_addr is valid once LIVE. */
+	if (!qp || smp_load_acquire(&qp->state) != RT_QP_LIVE) {
+		atomic64_inc(&dp->cnt.cnp_rejected_unknown_qp);
+		return;
+	}
+	if (!ipv6_addr_equal(&rx->saddr, &qp->peer_addr)) {
+		spin_lock_bh(&qp->lock);
+		qp->cnt.cnp_rejected++;
+		spin_unlock_bh(&qp->lock);
+		return;
+	}
+	p = rcu_dereference(dp->params);
+	now = ktime_get_ns();
+	spin_lock_bh(&qp->lock);
+	qp->cnt.cnp_rcvd++;
+	qp->cnt.last_cnp_ns = now;
+	if (qp->cc_enable && (p->rp_prios & BIT(qp->tx_prio))) {
+		cut = dcqcn_rp_on_cnp(&qp->rp, &p->dc, div_u64(now, NSEC_PER_USEC));
+		if (cut)
+			qp->cnt.rate_cuts++;
+	}
+	spin_unlock_bh(&qp->lock);
+}
+
+/* Notification point: a data packet or ACK for local QP rx->dqpn. */
+static void rt_np_rx(struct rt_dp *dp, const struct rt_rx *rx)
+{
+	const struct rt_dp_params *p;
+	struct rt_qp *qp;
+	bool send = false;
+	u32 peer_qpn;
+
+	qp = rt_qp_get_or_create(dp, rx->dqpn);
+	if (!qp || !INET_ECN_is_ce(rx->tos))
+		return;
+	p = rcu_dereference(dp->params);
+	spin_lock_bh(&qp->lock);
+	qp->cnt.ce_rcvd++;
+	/* Pairs with rt_qp_learn(): peer_qpn is valid once LIVE. */
+	if (smp_load_acquire(&qp->state) == RT_QP_LIVE && qp->cc_enable &&
+	    (p->np_prios & BIT(rt_rx_prio(rx))))
+		send = dcqcn_np_should_send_cnp(&qp->np, &p->dc, rt_now_us());
+	spin_unlock_bh(&qp->lock);
+	if (!send)
+		return;
+	peer_qpn = qp->peer_qpn;
+	/* To whoever sent the marked packet, from the address it was for. */
+	if (rt_cnp_send(dp, p, rx->v6, &rx->daddr, &rx->saddr, peer_qpn,
+			0xc000 | (rx->dqpn & 0x3fff))) {
+		atomic64_inc(&dp->cnt.cnp_send_failed);
+		return;
+	}
+	spin_lock_bh(&qp->lock);
+	qp->cnt.cnp_sent++;
+	spin_unlock_bh(&qp->lock);
+}
+
+static unsigned int rt_local_in(struct sk_buff *skb, bool v6)
+{
+	struct rt_dp *dp;
+	struct rt_rx rx;
+
+	if (!skb->dev)
+		return NF_ACCEPT;
+	dp = rt_dp_by_ifindex(skb->dev->ifindex);
+	if (!dp || !rt_parse(skb, v6, &rx))
+		return NF_ACCEPT;
+	if (rx.opcode == RT_BTH_OPCODE_CNP) {
+		rt_rp_cnp(dp, skb, &rx);
+		/* rxe has no use for it: it would drop it. */
+		consume_skb(skb);
+		return NF_STOLEN;
+	}
+	rt_np_rx(dp, &rx);
+	return NF_ACCEPT;
+}
+
+static unsigned int rt_local_in4(void *priv, struct sk_buff *skb,
+				 const struct nf_hook_state *state)
+{
+	return rt_local_in(skb, false);
+}
+
+static unsigned int rt_local_in6(void *priv, struct sk_buff *skb,
+				 const struct nf_hook_state *state)
+{
+	return rt_local_in(skb, true);
+}
+
+static unsigned int rt_post_routing(struct sk_buff *skb,
+				    const struct nf_hook_state *state, bool v6)
+{
+	unsigned int l4off;
+	struct rt_dp *dp;
+
+	if (!state->out)
+		return NF_ACCEPT;
+	dp = rt_dp_by_ifindex(state->out->ifindex);
+	if (!dp)
+		return NF_ACCEPT;
+	if (!v6) {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		if (iph->protocol != IPPROTO_UDP || ip_is_fragment(iph))
+			return NF_ACCEPT;
+		l4off = skb_network_offset(skb) + iph->ihl * 4;
+	} else {
+		if (ipv6_hdr(skb)->nexthdr != IPPROTO_UDP)
+			return NF_ACCEPT;
+		l4off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
+	}
+	return rt_pacing_tx(dp, skb, v6, l4off);
+}
+
+static unsigned int rt_post_routing4(void *priv, struct sk_buff *skb,
+				     const struct nf_hook_state *state)
+{
+	return rt_post_routing(skb, state, false);
+}
+
+static unsigned int rt_post_routing6(void *priv, struct sk_buff *skb,
+				     const struct nf_hook_state *state)
+{
+	return rt_post_routing(skb, state, true);
+}
+
+static const struct nf_hook_ops rt_nf_ops[] = {
+	{
+		.hook = rt_local_in4,
+		.pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_LOCAL_IN,
+		.priority = NF_IP_PRI_FIRST,
+	},
+	{
+		.hook = rt_local_in6,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_LOCAL_IN,
+		.priority = NF_IP6_PRI_FIRST,
+	},
+	{
+		.hook = rt_post_routing4,
+		.pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_POST_ROUTING,
+		.priority = NF_IP_PRI_LAST,
+	},
+	{
+		.hook = rt_post_routing6,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_POST_ROUTING,
+		.priority = NF_IP6_PRI_LAST,
+	},
+};
+
+int rt_hooks_register(void)
+{
+	return nf_register_net_hooks(&init_net, rt_nf_ops,
+				     ARRAY_SIZE(rt_nf_ops));
+}
+
+void rt_hooks_unregister(void)
+{
+	nf_unregister_net_hooks(&init_net, rt_nf_ops, ARRAY_SIZE(rt_nf_ops));
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Paced egress and ECN marking of rxe's RoCEv2 packets (POST_ROUTING).
+ *
+ * Each LIVE QP has a pacing clock: a packet leaves no earlier than the
+ * clock, which then advances by the packet's length at the QP's current
+ * rate (its DCQCN rate, capped by its rate_cap_mbps tunable). The time
+ * goes in skb->tstamp as an earliest departure time; only the fq qdisc
+ * honours it, so the egress device's root qdisc is checked once a second
+ * and pacing is reported inactive (configfs "pacing", kernel log) while
+ * it is anything else. rxe gives each QP its own UDP source port, so fq
+ * keeps each QP in its own flow.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/netdevice.h>
+#include <linux/netfilter.h>
+#include <linux/udp.h>
+#include <asm/unaligned.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
+#include <net/sch_generic.h>
+
+#include "rocetune.h"
+#include "datapath.h"
+#include "compat/compat.h"
+
+/*
+ * Is the egress qdisc of @dp fq? Copies the root qdisc's id to @id. With
+ * @update, records the answer and logs every change.
+ */
+bool rt_pacing_check(struct rt_dp *dp, char *id, size_t idlen, bool update)
+{
+	struct net_device *ndev;
+	struct Qdisc *q;
+	bool active = false;
+	bool was;
+
+	strscpy(id, "none", idlen);
+	rcu_read_lock();
+	ndev = dev_get_by_index_rcu(&init_net, dp->ifindex);
+	q = ndev ? rcu_dereference(ndev->qdisc) : NULL;
+	if (q && q->ops) {
+		strscpy(id, q->ops->id, idlen);
+		active = !strcmp(q->ops->id, "fq");
+	}
+	rcu_read_unlock();
+	if (!update)
+		return active;
+	was = READ_ONCE(dp->pacing_active);
+	WRITE_ONCE(dp->pacing_active, active);
+	if (active && !was)
+		pr_info("%s: pacing active (fq on ifindex %d)\n",
+			dev_name(&dp->dev->ibdev->dev), dp->ifindex);
+	else if (!active && (was || !dp->pacing_reported))
+		pr_warn("%s: pacing INACTIVE: root qdisc of ifindex %d is %s, not fq; DCQCN rates and rate caps are not enforced (tc qdisc replace dev DEV root fq)\n",
+			dev_name(&dp->dev->ibdev->dev), dp->ifindex, id);
+	dp->pacing_reported = true;
+	return active;
+}
+
+/* The priority of an outgoing packet: skb->priority, else its DSCP class. */
+static u8 rt_tx_prio(const struct sk_buff *skb, u8 dsfield)
+{
+	if (skb->priority >= 1 && skb->priority <= 7)
+		return skb->priority;
+	return dsfield >> 5;
+}
+
+/* Set ECT on a Not-ECT packet; the ICRC does not cover the ECN bits. */
+static bool rt_set_ect(struct sk_buff *skb, bool v6, u8 cp)
+{
+	unsigned int nhoff = skb_network_offset(skb);
+
+	if (skb_ensure_writable(skb, nhoff + (v6 ? sizeof(struct ipv6hdr) :
+					      sizeof(struct iphdr))))
+		return false;
+	if (!v6)
+		ipv4_change_dsfield(ip_hdr(skb), (u8)~INET_ECN_MASK, cp);
+	else
+		ipv6_change_dsfield(ipv6_hdr(skb), (u8)~INET_ECN_MASK, cp);
+	return true;
+}
+
+unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
+			  unsigned int l4off)
+{
+	const struct rt_dp_params *p = rcu_dereference(dp->params);
+	u8 _hdr[sizeof(struct udphdr) + RT_BTH_LEN];
+	u32 rate, dqpn, len = skb->len;
+	struct in6_addr daddr;
+	const u8 *hdr, *bth;
+	struct rt_qp *qp;
+	bool limited;
+	u64 now, t;
+	u8 ds, prio;
+
+	hdr = skb_header_pointer(skb, l4off, sizeof(_hdr), _hdr);
+	if (!hdr || ((const struct udphdr *)hdr)->dest != htons(ROCE_V2_UDP_PORT))
+		return NF_ACCEPT;
+	bth = hdr + sizeof(struct udphdr);
+	/* Our own CNPs carry the DSCP/ECN they were built with. */
+	if (bth[0] == RT_BTH_OPCODE_CNP)
+		return NF_ACCEPT;
+	dqpn = get_unaligned_be32(bth + 4) & 0xffffff;
+	if (!v6) {
+		ds = ipv4_get_dsfield(ip_hdr(skb));
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &daddr);
+	} else {
+		ds = ipv6_get_dsfield(ipv6_hdr(skb));
+		daddr = ipv6_hdr(skb)->daddr;
+	}
+	prio = rt_tx_prio(skb, ds);
+	if ((p->ecn_prios & BIT(prio)) && !INET_ECN_is_capable(ds) &&
+	    rt_set_ect(skb, v6, p->ecn_codepoint))
+		atomic64_inc(&dp->cnt.ect_marked_pkts);
+
+	qp = rt_qp_lookup_peer(dp, dqpn, &daddr);
+	if (!qp)
+		return NF_ACCEPT;
+	now = ktime_get_ns();
+	spin_lock_bh(&qp->lock);
+	qp->tx_prio = prio;
+	dcqcn_rp_on_tx(&qp->rp, &p->dc, div_u64(now, NSEC_PER_USEC), len);
+	rate = qp->cc_enable ? dcqcn_rp_rate_kbps(&qp->rp) : p->dc.max_rate_kbps;
+	if (qp->rate_cap_mbps && (u64)qp->rate_cap_mbps * 1000 < rate)
+		rate = qp->rate_cap_mbps * 1000;
+	limited = rate && rate < p->dc.max_rate_kbps;
+	if (READ_ONCE(dp->pacing_active)) {
+		t = max(qp->next_tx_ns, now);
+		/*
+		 * fq sorts a flow's packets by departure time: once a QP was
+		 * paced, its later packets must not leave earlier than the
+		 * clock even at full rate, or they would overtake the queued
+		 * ones and rxe's responder would see them out of order.
+		 */
+		if (limited || t > now)
+			rt_compat_skb_set_edt(skb, t);
+		if (limited) {
+			/* len bytes at rate kb/s take len * 8e6 / rate ns. */
+			qp->next_tx_ns = t + div_u64((u64)len * 8 * NSEC_PER_MSEC,
+						     rate);
+			qp->cnt.paced_pkts++;
+			qp->cnt.paced_bytes += len;
+			limited = false;
+		} else {
+			qp->next_tx_ns = t;
+		}
+	}
+	spin_unlock_bh(&qp->lock);
+	if (limited) {
+		atomic64_inc(&dp->cnt.unpaced_pkts);
+		pr_warn_ratelimited("%s: QP %u needs pacing but the egress qdisc is not fq: rate not enforced\n",
+				    dev_name(&dp->dev->ibdev->dev), qp->qpn);
+	}
+	return NF_ACCEPT;
+}
+
+ssize_t rt_dp_counters_show(struct rt_dp *dp, char *page)
+{
+	const struct rt_dp_counters *c = &dp->cnt;
+	u32 nqps = READ_ONCE(dp->nqps);
+
+	return sysfs_emit(page,
+			  "qps %u\nqps_max %u\ncnp_rejected_unknown_qp %lld\ncnp_rejected_bad_icrc %lld\ncnp_send_failed %lld\nqp_table_full %lld\nqp_evicted %lld\nunpaced_pkts %lld\nect_marked_pkts %lld\n",
+			  nqps, rt_max_qps,
+			  atomic64_read(&c->cnp_rejected_unknown_qp),
+			  atomic64_read(&c->cnp_rejected_bad_icrc),
+			  atomic64_read(&c->cnp_send_failed),
+			  atomic64_read(&c->qp_table_full),
+			  atomic64_read(&c->qp_evicted),
+			  atomic64_read(&c->unpaced_pkts),
+			  atomic64_read(&c->ect_marked_pkts));
+}

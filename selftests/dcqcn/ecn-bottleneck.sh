@@ -1,0 +1,328 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rocetune's software DCQCN end to end, two lab guests on one link:
+#
+#   host2 (sender, RP) eth0 --- link --- eth0 -> ifb0 (HTB 20 Mbit/s + RED ecn)
+#        root qdisc fq                           host1 (receiver, NP)
+#
+# Phase 1 "baseline": rocetune not loaded, ib_write_bw -q 4 with ECT(0)
+#   (--tclass=2) through the bottleneck: RED marks CE, nobody reacts.
+# Phase 2 "dcqcn": rocetune loaded on both, same traffic. The receiver
+#   counts CE marks and sends CNPs, the sender receives them and its QP rates
+#   fall and recover; rxe's retransmission/duplicate counters and the RED
+#   drops must be lower than in phase 1.
+# Phase 3 "pacing": bottleneck removed; one QP given cc_enable=0 and
+#   rate_cap_mbps=10 through qp_ctl sends within 10 % of 10 Mbit/s
+#   (measured on the wire, IP level); forged CNPs (unknown QPN, and the live
+#   QP from a wrong source address, both with a correct ICRC) are rejected
+#   and change no rate.
+#
+# Run on the host:   selftests/dcqcn/ecn-bottleneck.sh [lab-run options]
+# Environment: DCQCN_SECS (traffic per phase, default 12).
+
+# shellcheck disable=SC2154 # LAB_* come from /run/lab/env
+set -uo pipefail
+
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [[ -z ${LAB_HOST:-} ]]; then
+	exec "$here/../lab/lab-run" --hosts 2 --timeout 900 "$@" \
+		--script "1,2=$here/ecn-bottleneck.sh"
+fi
+
+. "$here/../lib/lab-guest.sh"
+. "$here/../lib/tap.sh"
+KMOD=$(cd "$here/../../kmod" && pwd)/rocetune.ko
+RT=/sys/kernel/config/rocetune
+P=$RT/rxe0/ports/1
+HW=/sys/class/infiniband/rxe0/ports/1/hw_counters
+SECS=${DCQCN_SECS:-12}
+PORT=18515
+CAP=10
+
+tap_header
+tap_diag "host$LAB_HOST: eth0 $LAB_ADDR_eth0, peer $LAB_PEER_eth0"
+
+modprobe configfs 2>/dev/null
+mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+modprobe rdma_rxe || tap_bail "no rdma_rxe"
+modprobe sch_fq; modprobe ifb; modprobe sch_red; modprobe sch_htb
+rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
+gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
+lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
+
+# hw NAME: one rxe counter.
+hw() { cat "$HW/$1" 2>/dev/null || echo 0; }
+# red_drops: packets RED dropped on ifb0.
+red_drops() { tc -s qdisc show dev ifb0 | awk '/^qdisc red/ {r=1} r && /dropped/ {gsub(",", ""); for (i=1;i<=NF;i++) if ($i=="(dropped") {print $(i+1); exit}}'; }
+red_marked() { tc -s qdisc show dev ifb0 | awk '/marked/ {for (i=1;i<=NF;i++) if ($i=="marked") {print $(i+1); exit}}'; }
+# qpsum FIELD: sum of a column of qp_stats over the live QPs.
+qpsum() {
+	awk -v f="$1" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} $3=="live" {s+=$c[f]} END {print s+0}' "$P/qp_stats"
+}
+dp() { awk -v k="$1" '$1==k {print $2}' "$P/dp_counters"; }
+
+if ((LAB_HOST == 1)); then
+	ip link add ifb0 type ifb && ip link set ifb0 up &&
+	tc qdisc add dev eth0 handle ffff: ingress &&
+	tc filter add dev eth0 parent ffff: matchall action mirred egress redirect dev ifb0 &&
+	tc qdisc add dev ifb0 root handle 1: htb default 1 &&
+	tc class add dev ifb0 parent 1: classid 1:1 htb rate 20mbit &&
+	tc qdisc add dev ifb0 parent 1:1 handle 10: red limit 120000 min 15000 max 45000 \
+		avpkt 1000 burst 20 probability 0.2 bandwidth 20mbit ecn ||
+		tap_bail "bottleneck setup"
+	tap_pass "receiver bottleneck: ifb0 htb 20mbit + red ecn"
+else
+	tc qdisc replace dev eth0 root fq || tap_bail "fq"
+	tap_pass "sender root qdisc fq"
+fi
+lab_barrier up 120 || tap_bail "peer not up"
+
+# -u 18: a 1 s transport timeout. A paced QP holds up to rxe's 64 packets
+# in flight in fq; at a few Mbit/s they wait longer than the default 67 ms,
+# which would make rxe retransmit what is only queued. Same in all phases.
+perf=(ib_write_bw -d rxe0 -x "$gid" -s 65536 -F --report_gbits -p "$PORT" --tclass=2 -u 18)
+
+# run_phase NAME PERFTEST-ARGS...: server on host1, client on host2. The
+# server is stopped once the client is done (after a collapse it can hang
+# in its final handshake).
+run_phase() {
+	local name=$1 rc=0 i
+	shift
+	if ((LAB_HOST == 1)); then
+		stdbuf -oL timeout $((SECS + 120)) "${perf[@]}" "$@" \
+			>"$LAB_HOST_DIR/$name.log" 2>&1 &
+		local srv=$!
+		for _ in $(seq 300); do
+			[[ -n $(ss -Hltn "sport = :$PORT") ]] && break
+			sleep 0.2
+		done
+		lab_put "ready-$name" 1
+		lab_get 2 "done-$name" $((SECS + 120)) >/dev/null
+		for _ in $(seq 100); do
+			kill -0 "$srv" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill "$srv" 2>/dev/null
+		wait "$srv" || rc=$?
+	else
+		lab_get 1 "ready-$name" 120 >/dev/null
+		for i in $(seq 10); do
+			sleep 1
+			rc=0
+			stdbuf -oL timeout $((SECS + 90)) "${perf[@]}" "$@" "$LAB_PEER_eth0" \
+				>"$LAB_HOST_DIR/$name.log" 2>&1 || rc=$?
+			grep -q "Couldn't connect" "$LAB_HOST_DIR/$name.log" || break
+		done
+		lab_put "done-$name" "$rc"
+	fi
+	return $rc
+}
+
+# snapshot PREFIX: the counters compared between phases.
+declare -A C
+snapshot() {
+	C[$1.dup]=$(hw duplicate_request)
+	C[$1.oos]=$(hw out_of_seq_request)
+	C[$1.seq]=$(hw rcvd_seq_err)
+	C[$1.retry]=$(hw completer_retry_err)
+	C[$1.drops]=$( ((LAB_HOST == 1)) && red_drops || echo 0)
+	C[$1.marked]=$( ((LAB_HOST == 1)) && red_marked || echo 0)
+}
+# badness A B: retransmission evidence between snapshots A and B.
+badness() {
+	echo $(( (C[$2.dup] - C[$1.dup]) + (C[$2.oos] - C[$1.oos]) +
+		 (C[$2.seq] - C[$1.seq]) + (C[$2.retry] - C[$1.retry]) ))
+}
+
+# Phase 1: baseline. A short capture gives the unit test a real rxe packet.
+snapshot b0
+if ((LAB_HOST == 1)); then
+	python3 "$here/capture_roce.py" eth0 20 >"$LAB_HOST_DIR/rxe-packet.hex" &
+fi
+run_phase baseline -q 4 -D "$SECS"
+tap_diag "baseline ib_write_bw: $(awk '$1==65536 {print $4" Gb/s"}' "$LAB_HOST_DIR/baseline.log")"
+snapshot b1
+wait
+lab_barrier baseline-done 180 || tap_bail "peer lost in baseline"
+
+# Phase 2: rocetune on both hosts, parameters scaled to a 20 Mbit/s lab.
+insmod "$KMOD" || tap_bail "insmod rocetune.ko"
+for _ in $(seq 100); do [[ -d $P ]] && break; sleep 0.1; done
+S=$P/cc/staged
+set_param() { printf '%s' "$2" >"$S/$1" || tap_diag "cannot set $1=$2"; }
+set_param rp_max_rate_mbps 100
+set_param rp_min_rate_mbps 1
+set_param rp_alpha_gain_1024ths 64
+set_param rp_alpha_update_period_us 5000
+set_param rp_rate_reduce_period_us 2000
+set_param rp_rate_increase_timer_us 10000
+set_param rp_byte_counter_bytes 0
+set_param rp_additive_increase_mbps 1
+set_param rp_hyper_increase_mbps 2
+set_param np_min_cnp_interval_us 1000
+if printf 1 >"$P/cc/commit"; then
+	tap_pass "rocetune loaded, DCQCN parameters committed"
+else
+	tap_fail "commit" "$(cat "$P/cc/last_error")"
+fi
+tap_diag "pacing: $(cat "$P/pacing")"
+lab_barrier loaded 120 || tap_bail "peer did not load rocetune"
+
+snapshot d0
+# Watch the QPs while the traffic runs: rates, and the last table with
+# live QPs (they are evicted soon after perftest destroys them).
+(
+	for _ in $(seq $((SECS * 8))); do
+		cat "$P/qp_stats" >/tmp/qp_stats.now
+		if grep -q ' live ' /tmp/qp_stats.now; then
+			cp /tmp/qp_stats.now "$LAB_HOST_DIR/qp_stats.dcqcn"
+			awk 'NR>1 && $3=="live" {print $1, $4}' /tmp/qp_stats.now
+		fi
+		sleep 0.25
+	done
+) >"$LAB_HOST_DIR/rates.log" 2>&1 &
+mon=$!
+run_phase dcqcn -q 4 -D "$SECS"
+prc=$?
+tap_diag "dcqcn ib_write_bw (exit $prc): $(awk '$1==65536 {print $4" Gb/s"}' "$LAB_HOST_DIR/dcqcn.log")"
+snapshot d1
+kill "$mon" 2>/dev/null; wait "$mon" 2>/dev/null
+cat "$P/dp_counters" >"$LAB_HOST_DIR/dp_counters.dcqcn"
+tap_diag "dp_counters: $(tr '\n' ' ' <"$LAB_HOST_DIR/dp_counters.dcqcn")"
+tap_diag "qp_stats after the dcqcn phase:"
+while read -r l; do tap_diag "  $l"; done <"$LAB_HOST_DIR/qp_stats.dcqcn"
+
+if ((LAB_HOST == 1)); then
+	ce=$(awk 'NR>1 {s+=$10} END {print s+0}' "$LAB_HOST_DIR/qp_stats.dcqcn")
+	sent=$(awk 'NR>1 {s+=$7} END {print s+0}' "$LAB_HOST_DIR/qp_stats.dcqcn")
+	tap_eq "receiver counted CE-marked packets (ce_rcvd=$ce)" 1 "$((ce > 0))"
+	tap_eq "receiver sent CNPs (cnp_sent=$sent)" 1 "$((sent > 0))"
+	lab_put np "$ce $sent"
+else
+	rcvd=$(awk 'NR>1 {s+=$8} END {print s+0}' "$LAB_HOST_DIR/qp_stats.dcqcn")
+	cuts=$(awk 'NR>1 {s+=$13} END {print s+0}' "$LAB_HOST_DIR/qp_stats.dcqcn")
+	incs=$(awk 'NR>1 {s+=$14} END {print s+0}' "$LAB_HOST_DIR/qp_stats.dcqcn")
+	tap_eq "sender accepted CNPs (cnp_rcvd=$rcvd)" 1 "$((rcvd > 0))"
+	# Fell: some sample below the 100 Mbit/s maximum; recovered: a QP's
+	# rate rose again after its lowest sample, and increases were counted.
+	read -r minr fell_rec <<<"$(awk '
+		{ r[$1] = r[$1] " " $2 }
+		END {
+			m = 1e12; rec = 0
+			for (q in r) {
+				n = split(r[q], v, " "); lo = 1e12; li = 0
+				for (i = 1; i <= n; i++) if (v[i] + 0 < lo) { lo = v[i] + 0; li = i }
+				for (i = li + 1; i <= n; i++) if (v[i] + 0 > lo) rec = 1
+				if (lo < m) m = lo
+			}
+			if (m == 1e12) m = 0
+			printf "%d %d\n", m, rec
+		}' "$LAB_HOST_DIR/rates.log" 2>/dev/null || echo "0 0")"
+	tap_diag "lowest sampled rate ${minr} kb/s; rate_cuts=$cuts rate_increases=$incs"
+	tap_eq "sender rates fell (cuts=$cuts, lowest ${minr} kb/s < 100000)" 1 \
+		"$(( cuts > 0 && ${minr%.*} < 100000 ))"
+	tap_eq "sender rates recovered (increases=$incs, rose after the low)" 1 \
+		"$(( incs > 0 && fell_rec == 1 ))"
+	lab_put rp "$(badness b0 b1) $(badness d0 d1)"
+fi
+
+# Comparison: retransmission evidence on both hosts plus RED drops.
+if ((LAB_HOST == 1)); then
+	read -r sb sd <<<"$(lab_get 2 rp 120)"
+	base=$(( $(badness b0 b1) + sb ))
+	cc=$(( $(badness d0 d1) + sd ))
+	bdrop=$(( C[b1.drops] - C[b0.drops] ))
+	ddrop=$(( C[d1.drops] - C[d0.drops] ))
+	tap_diag "baseline: rxe dup/oos/seq/retry $base, RED drops $bdrop, CE marks $(( C[b1.marked] - C[b0.marked] ))"
+	tap_diag "dcqcn:    rxe dup/oos/seq/retry $cc, RED drops $ddrop, CE marks $(( C[d1.marked] - C[d0.marked] ))"
+	lab_put compare "$base $cc $bdrop $ddrop"
+	tap_eq "retransmission counters lower with rocetune ($cc < $base)" 1 "$((cc < base))"
+	tap_eq "bottleneck drops lower with rocetune ($ddrop < $bdrop)" 1 "$((ddrop < bdrop || bdrop == 0 && ddrop == 0))"
+fi
+lab_barrier dcqcn-done 180 || tap_bail "peer lost in dcqcn phase"
+
+# Phase 3: no bottleneck (pacing accuracy is about the sender alone); one QP
+# with CC off for it and capped at $CAP Mbit/s; forged CNPs from host1
+# while it is live.
+if ((LAB_HOST == 1)); then
+	tc qdisc del dev eth0 ingress
+fi
+if ((LAB_HOST == 2)); then
+	(
+		for _ in $(seq 300); do
+			qpn=$(awk 'NR>1 && $3=="live" {print $1}' "$P/qp_stats" | sort -n | tail -1)
+			[[ -n $qpn ]] && break
+			sleep 0.1
+		done
+		echo "$qpn" >"$LAB_HOST_DIR/pace.qpn"
+		printf '%s cc_enable=0' "$qpn" >"$P/qp_ctl"
+		printf '%s rate_cap_mbps=%s' "$qpn" "$CAP" >"$P/qp_ctl"
+		tap_diag "qp_ctl: $(cat "$P/qp_ctl")" >"$LAB_HOST_DIR/qp_ctl.diag"
+		# Forgery: freeze the QP's counters, let host1 forge, compare.
+		printf '%s' "$qpn" >"$P/qp_watch"
+		cat "$P/qp_watch" >"$LAB_HOST_DIR/watch.before"
+		cat "$P/dp_counters" >"$LAB_HOST_DIR/dp.before"
+		lab_put forge-qpn "$qpn"
+		lab_get 1 forged 60 >/dev/null
+		sleep 0.5
+		cat "$P/qp_watch" >"$LAB_HOST_DIR/watch.after"
+		cat "$P/dp_counters" >"$LAB_HOST_DIR/dp.after"
+		# Pacing: the wire rate over 5 s.
+		sleep 1
+		b0=$(cat /sys/class/net/eth0/statistics/tx_bytes)
+		p0=$(cat /sys/class/net/eth0/statistics/tx_packets)
+		t0=$(date +%s.%N)
+		sleep 5
+		b1=$(cat /sys/class/net/eth0/statistics/tx_bytes)
+		p1=$(cat /sys/class/net/eth0/statistics/tx_packets)
+		t1=$(date +%s.%N)
+		echo "$qpn $b0 $b1 $p0 $p1 $t0 $t1" >"$LAB_HOST_DIR/pace.sample"
+		cat "$P/qp_watch" >"$LAB_HOST_DIR/watch.end"
+	) &
+	helper=$!
+else
+	(
+		qpn=$(lab_get 2 forge-qpn 120) || exit 1
+		ip addr add 198.18.1.99/32 dev eth0
+		# Unknown QPN, right source; then the live QP, wrong source.
+		python3 "$here/forge_cnp.py" "$LAB_ADDR_eth0" "$LAB_PEER_eth0" 0xfffff0 10
+		python3 "$here/forge_cnp.py" 198.18.1.99 "$LAB_PEER_eth0" "$qpn" 10
+		ip addr del 198.18.1.99/32 dev eth0
+		lab_put forged 1
+	) &
+	helper=$!
+fi
+run_phase pacing -q 1 -D $((SECS * 3))
+wait "$helper"
+
+if ((LAB_HOST == 2)); then
+	read -r qpn b0 b1 p0 p1 t0 t1 <"$LAB_HOST_DIR/pace.sample"
+	# IP-level rate: the wire bytes less the Ethernet header of each packet.
+	mbps=$(awk -v b=$((b1 - b0)) -v p=$((p1 - p0)) -v t0="$t0" -v t1="$t1" \
+		'BEGIN {printf "%.2f", (b - 14 * p) * 8 / (t1 - t0) / 1e6}')
+	tap_diag "QP $qpn capped at $CAP Mbit/s sent $mbps Mbit/s (IP level) over $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s"
+	tap_eq "capped QP sends within 10% of $CAP Mbit/s ($mbps)" 1 \
+		"$(awk -v m="$mbps" -v c=$CAP 'BEGIN {print (m >= 0.9 * c && m <= 1.1 * c) ? 1 : 0}')"
+	wv() { awk -v k="$2" '$1==k {print $2}' "$LAB_HOST_DIR/watch.$1"; }
+	dv() { awk -v k="$2" '$1==k {print $2}' "$LAB_HOST_DIR/dp.$1"; }
+	tap_diag "watch before: $(tr '\n' ' ' <"$LAB_HOST_DIR/watch.before")"
+	tap_diag "watch after:  $(tr '\n' ' ' <"$LAB_HOST_DIR/watch.after")"
+	tap_diag "watch end:    $(tr '\n' ' ' <"$LAB_HOST_DIR/watch.end")"
+	cat "$LAB_HOST_DIR/qp_ctl.diag" 2>/dev/null
+	tap_eq "forged CNPs naming an unknown QP are rejected" 10 \
+		"$(( $(dv after cnp_rejected_unknown_qp) - $(dv before cnp_rejected_unknown_qp) ))"
+	tap_eq "forged CNPs from a wrong source are rejected on the QP" 10 \
+		"$(( $(wv after cnp_rejected) - $(wv before cnp_rejected) ))"
+	tap_eq "forged CNPs were not accepted" "$(wv before cnp_rcvd)" "$(wv after cnp_rcvd)"
+	tap_eq "forged CNPs cut no rate" "$(wv before rate_cuts)/$(wv before rate_kbps)" \
+		"$(wv after rate_cuts)/$(wv after rate_kbps)"
+fi
+lab_barrier pacing-done 180 || true
+
+rt_dmesg_bad() { dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|refcount_t|use-after-free'; }
+dmesg | grep rocetune | tail -5 | while read -r l; do tap_diag "dmesg: $l"; done
+if rmmod rocetune; then tap_pass "rmmod rocetune"; else tap_fail "rmmod rocetune"; fi
+if bad=$(rt_dmesg_bad); then tap_fail "kernel log clean" "$bad"; else tap_pass "kernel log clean"; fi
+rdma link delete rxe0 || true
+tap_done

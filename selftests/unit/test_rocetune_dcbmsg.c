@@ -96,6 +96,11 @@ static void test_parse(void)
 	memset(&d, 0, sizeof(d));
 	tap_check(dcb_parse_get((struct nlmsghdr *)buf, &d) < 0, "truncated dcb_app is rejected");
 
+	reply(buf, sizeof(struct ieee_pfc), sizeof(struct dcb_app) + 40, 0);
+	memset(&d, 0, sizeof(d));
+	tap_check(dcb_parse_get((struct nlmsghdr *)buf, &d) < 0,
+		  "an APP entry claiming more bytes than its table holds is rejected");
+
 	reply(buf, sizeof(struct ieee_pfc), sizeof(struct dcb_app), 64);
 	memset(&d, 0, sizeof(d));
 	tap_check(dcb_parse_get((struct nlmsghdr *)buf, &d) < 0,

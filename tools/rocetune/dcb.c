@@ -30,61 +30,45 @@ struct nl_msg *dcb_msg_ieee(int type, int cmd, const char *ifname)
 
 static int parse_app_table(const struct nlattr *tab, struct rt_dcb *out)
 {
-	const struct nlattr *a = nla_data(tab);
-	int rem = nla_len(tab);
+	struct nlattr *a;
+	int rem;
 
 	out->has_app = true;
-	while (rem >= (int)sizeof(*a)) {
-		int alen = a->nla_len;
+	nla_for_each_nested(a, (struct nlattr *)tab, rem) {
 		struct dcb_app app;
 
-		if (alen < (int)sizeof(*a) || alen > rem)
-			return -EPROTO;
-		if ((a->nla_type & NLA_TYPE_MASK) == DCB_ATTR_IEEE_APP) {
-			if (nla_len(a) < (int)sizeof(app))
-				return -EPROTO;
-			memcpy(&app, nla_data(a), sizeof(app));
-			if (app.selector == IEEE_8021QAZ_APP_SEL_DSCP &&
-			    app.protocol < 64 && app.priority < 8)
-				out->dscp_prios[app.protocol] |= (uint8_t)(1u << app.priority);
-			else
-				out->n_other_app++;
-		} else {
+		if (nla_type(a) != DCB_ATTR_IEEE_APP) {
 			out->n_other_app++;
+			continue;
 		}
-		alen = NLA_ALIGN(alen);
-		if (alen >= rem)
-			break;
-		rem -= alen;
-		a = (const struct nlattr *)((const char *)a + alen);
+		if (nla_len(a) < (int)sizeof(app))
+			return -EPROTO;
+		memcpy(&app, nla_data(a), sizeof(app));
+		if (app.selector == IEEE_8021QAZ_APP_SEL_DSCP &&
+		    app.protocol < 64 && app.priority < 8)
+			out->dscp_prios[app.protocol] |= (uint8_t)(1u << app.priority);
+		else
+			out->n_other_app++;
 	}
-	return 0;
+	return rt_nla_end_ok(rem);
 }
 
 static int parse_trust(const struct nlattr *tab, struct rt_dcb *out)
 {
-	const struct nlattr *a = nla_data(tab);
-	int rem = nla_len(tab);
+	struct nlattr *a;
+	int rem;
 
 	out->has_trust = true;
 	out->ntrust = 0;
-	while (rem >= (int)sizeof(*a)) {
-		int alen = a->nla_len;
+	nla_for_each_nested(a, (struct nlattr *)tab, rem) {
 		uint8_t sel;
 
-		if (alen < (int)sizeof(*a) || alen > rem)
-			return -EPROTO;
 		if (rt_nla_u8(a, &sel))
 			return -EPROTO;
 		if (out->ntrust < 8)
 			out->trust[out->ntrust++] = sel;
-		alen = NLA_ALIGN(alen);
-		if (alen >= rem)
-			break;
-		rem -= alen;
-		a = (const struct nlattr *)((const char *)a + alen);
 	}
-	return 0;
+	return rt_nla_end_ok(rem);
 }
 
 int dcb_parse_get(struct nlmsghdr *h, void *arg)

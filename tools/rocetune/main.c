@@ -73,7 +73,12 @@ static int load_profile(const struct opts *o)
 	return g_diags.nerr ? -1 : 0;
 }
 
-static int finish_invalid(const struct opts *o)
+/*
+ * Report a failure found before anything was written: the diagnostics
+ * (as JSON with @status, or on stderr followed by @human if given).
+ */
+static int finish_unchanged(const struct opts *o, const char *status,
+			    const char *human)
 {
 	if (o->json) {
 		struct jw j;
@@ -83,12 +88,19 @@ static int finish_invalid(const struct opts *o)
 		out_diags_json(&j, &g_diags);
 		jw_arr(&j, "devices");
 		jw_end_arr(&j);
-		json_tail(&j, "invalid-profile", RT_EXIT_FAILED);
+		json_tail(&j, status, RT_EXIT_FAILED);
 	} else {
 		diag_print(&g_diags, stderr);
-		fprintf(stderr, "rocetune: %s: invalid profile, nothing was changed\n", o->profile);
+		if (human)
+			fprintf(stderr, "rocetune: %s: %s\n", o->profile, human);
 	}
 	return RT_EXIT_FAILED;
+}
+
+static int finish_invalid(const struct opts *o)
+{
+	return finish_unchanged(o, "invalid-profile",
+				"invalid profile, nothing was changed");
 }
 
 static int cmd_check(const struct opts *o)
@@ -291,19 +303,7 @@ static int cmd_apply(const struct opts *o, bool diff_only)
 
 fail_early:
 	rt_unlock(lockfd);
-	if (o->json) {
-		struct jw j;
-
-		jw_init(&j, stdout);
-		json_head(&j, o);
-		out_diags_json(&j, &g_diags);
-		jw_arr(&j, "devices");
-		jw_end_arr(&j);
-		json_tail(&j, "error", RT_EXIT_FAILED);
-	} else {
-		diag_print(&g_diags, stderr);
-	}
-	return RT_EXIT_FAILED;
+	return finish_unchanged(o, "error", NULL);
 }
 
 static int cmd_show(const struct opts *o, char **names, int nnames)

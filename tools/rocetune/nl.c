@@ -127,24 +127,24 @@ int rt_nla_str(const struct nlattr *a, char *buf, size_t len)
 	return 0;
 }
 
+int rt_nla_end_ok(int rem)
+{
+	/*
+	 * libnl's iterators stop quietly at an attribute that does not fit;
+	 * a reply is untrusted, so one that does not end cleanly (more than
+	 * the last attribute's padding left) is malformed.
+	 */
+	return rem >= (int)NLA_HDRLEN ? -EPROTO : 0;
+}
+
 int rt_nla_table(const void *data, int len, const struct nlattr **tb, int max)
 {
-	const struct nlattr *a = data;
-	int rem = len;
+	struct nlattr *pos;
+	int rem;
 
 	memset(tb, 0, sizeof(*tb) * (size_t)(max + 1));
-	while (rem >= (int)sizeof(*a)) {
-		int alen = a->nla_len, type = a->nla_type & NLA_TYPE_MASK;
-
-		if (alen < (int)sizeof(*a) || alen > rem)
-			return -EPROTO;
-		if (type <= max)
-			tb[type] = a;
-		alen = NLA_ALIGN(alen);
-		if (alen >= rem)
-			break;
-		rem -= alen;
-		a = (const struct nlattr *)((const char *)a + alen);
-	}
-	return 0;
+	nla_for_each_attr(pos, (struct nlattr *)data, len, rem)
+		if (nla_type(pos) <= max)
+			tb[nla_type(pos)] = pos;
+	return rt_nla_end_ok(rem);
 }

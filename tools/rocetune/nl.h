@@ -29,5 +29,7 @@ int rt_nla_str(const struct nlattr *a, char *buf, size_t len);
 /* Walk attributes in [data, data+len) into tb[0..max] (last wins), checking
  * that each header lies inside the buffer. Returns 0 or -EPROTO. */
 int rt_nla_table(const void *data, int len, const struct nlattr **tb, int max);
+/* 0 if an attribute walk ended cleanly with @rem bytes left, else -EPROTO. */
+int rt_nla_end_ok(int rem);
 
 #endif

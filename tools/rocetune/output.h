@@ -9,7 +9,10 @@
 #include "plan.h"
 
 #define RT_JSON_VERSION 1
-#define RT_VERSION "0.1"
+/* From the top-level VERSION file (Makefile); the module reports the same. */
+#ifndef RT_VERSION
+#error "RT_VERSION must be defined by the build (see tools/rocetune/Makefile)"
+#endif
 
 void out_state_text(FILE *f, const struct rt_host *h);
 void out_state_json(struct jw *j, const char *key, const struct rt_host *h);

@@ -136,7 +136,11 @@ struct rt_qp *rt_qp_get_or_create(struct rt_dp *dp, u32 qpn);
 int rt_qp_ensure(struct rt_dp *dp, u32 qpn, struct rt_qp **out);
 u64 rt_now_us(void);
 ssize_t rt_qp_format(struct rt_qp *qp, char *buf, size_t len, bool line);
+ssize_t rt_qp_stats_format(struct rt_dp *dp, char *buf, size_t len);
+
+/* qp_stats.c */
 ssize_t rt_qp_stats_read(struct rt_dp *dp, char *buf, size_t len);
+void rt_qp_stats_exit(void);
 ssize_t rt_qp_ctl_show(struct rt_dp *dp, char *page);
 int rt_qp_ctl_store(struct rt_dp *dp, const char *buf, size_t len);
 

@@ -57,6 +57,7 @@ static void __exit rt_exit(void)
 	rt_hooks_unregister();
 	/* Our RCU callbacks (QP and parameter frees) run before unload. */
 	rcu_barrier();
+	rt_qp_stats_exit();
 	rt_configfs_exit();
 	/* Last: every object must be gone by now. */
 	rt_objects_exit();

@@ -547,12 +547,12 @@ ssize_t rt_qp_format(struct rt_qp *qp, char *buf, size_t len, bool line)
 }
 
 /*
- * The bulk read: a header and one line per QP of @dp. With @buf NULL,
- * return an upper bound of the size (configfs allocates that much and
- * calls again); the second call writes only whole lines that fit, so QPs
- * that appeared in between are left out, never cut in half.
+ * The bulk table: a header and one line per QP of @dp. With @buf NULL,
+ * return an upper bound of its size; else write only whole lines that
+ * fit in @len, so QPs that appeared since are left out, never cut in
+ * half, and return the length written. See qp_stats.c for the reader.
  */
-ssize_t rt_qp_stats_read(struct rt_dp *dp, char *buf, size_t len)
+ssize_t rt_qp_stats_format(struct rt_dp *dp, char *buf, size_t len)
 {
 	char line[RT_QP_LINE_MAX];
 	struct rt_qp *qp;

@@ -23,7 +23,7 @@ SYS=/sys/class/infiniband/$IB/ports/1/hw_counters
 # counter NAME: a counter's value from rocetune's table.
 counter() { awk -v n="$1" '$1 == n { print $2; f = 1 } END { exit !f }' "$CTR"; }
 
-tap_plan 8
+tap_plan 11
 
 rt_loaded && rt_unload
 tap_ok "insmod rocetune.ko" rt_load
@@ -45,18 +45,34 @@ GID=$(lab_roce_gid_index $IB "$LAB_ADDR_eth0")
 sent0=$(counter sent_pkts); rcvd0=$(counter rcvd_pkts)
 lab_barrier ready
 
+QPS=$RT/$IB/ports/1/qp_stats
+SNAP=$(mktemp)
 if [ "$LAB_HOST" = 1 ]; then
 	lab_put gid "$GID"
-	out=$(timeout 120 ib_write_bw -d $IB -x "$GID" -p $PORT -n $ITERS -s 4096 2>&1) && rc=0 || rc=$?
+	timeout 120 ib_write_bw -d $IB -x "$GID" -p $PORT -n $ITERS -s 4096 >/tmp/perf.out 2>&1 &
+	perf=$!
 else
 	lab_get 1 gid >/dev/null
 	# The server needs a moment to listen; retry the connect.
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		out=$(timeout 120 ib_write_bw -d $IB -x "$GID" -p $PORT -n $ITERS -s 4096 "$LAB_PEER_eth0" 2>&1) && rc=0 || rc=$?
-		[ $rc -eq 0 ] && break
+	(for try in 1 2 3 4 5 6 7 8 9 10; do
+		timeout 120 ib_write_bw -d $IB -x "$GID" -p $PORT -n $ITERS -s 4096 \
+			"$LAB_PEER_eth0" >/tmp/perf.out 2>&1 && exit 0
 		sleep 1
-	done
+	done; exit 1) &
+	perf=$!
 fi
+# While traffic flows, keep the first qp_stats that shows a live QP (the
+# QPs go when perftest exits, and the datapath forgets them).
+while kill -0 $perf 2>/dev/null; do
+	cat "$QPS" >"$SNAP.new" 2>/dev/null
+	if awk 'NR > 1 && $3 == "live" { f = 1 } END { exit !f }' "$SNAP.new"; then
+		mv "$SNAP.new" "$SNAP"
+		break
+	fi
+	sleep 0.2
+done
+wait $perf && rc=0 || rc=$?
+out=$(cat /tmp/perf.out)
 tap_eq "ib_write_bw over rxe completes" 0 "$rc"
 [ "$rc" -eq 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
 lab_barrier done
@@ -79,6 +95,30 @@ t_matches_sysfs() {
 	[ "$c" -ge "$s" ] && [ "$s" -ge "$sent1" ]
 }
 tap_ok "counters agree with sysfs hw_counters" t_matches_sysfs
+
+# The software datapath tracked the QPs: the bulk read is whole text
+# (configfs hands userspace the full buffer it sized: no NUL, no
+# garbage), one header and one 17-field line per QP.
+t_qp_stats_text() {
+	local raw=$SNAP
+	[ -s "$raw" ] || { echo "no qp_stats with a live QP was seen during traffic"; return 1; }
+	if [ "$(tr -d '\000' <"$raw" | wc -c)" -ne "$(wc -c <"$raw")" ]; then
+		echo "NUL bytes in qp_stats"; return 1
+	fi
+	if grep -qv '^[[:print:]]*$' "$raw"; then
+		echo "non-printable bytes in qp_stats"; return 1
+	fi
+	head -1 "$raw" | grep -q '^qpn peer_qpn state ' || { echo "no header"; return 1; }
+	awk 'NR > 1 && !/^#/ && NF != 17 { print "bad line " NR ": " $0; bad = 1 } END { exit bad }' "$raw"
+}
+tap_ok "qp_stats is whole text: a header and 17-field lines" t_qp_stats_text
+t_qp_stats_qps() {
+	# ib_write_bw uses one RC QP per side; the hooks saw its packets.
+	[ "$(awk 'NR > 1 && !/^#/ && $3 == "live"' "$SNAP" | wc -l)" -ge 1 ]
+}
+tap_ok "qp_stats listed the live QP while it carried traffic" t_qp_stats_qps
+t_qp_gone() { rt_wait awk 'NR > 1 && !/^#/ { exit 1 }' "$QPS"; }
+tap_ok "the QP leaves qp_stats once perftest destroyed it" t_qp_gone
 
 rdma link delete $IB
 rt_unload

@@ -83,6 +83,13 @@ int rt_port_commit(struct rt_dev *dev, struct rt_port *port)
 		return -ENOMEM;
 
 	mutex_lock(&port->lock);
+	/* A test-injected failure (debugfs) refuses before any change. */
+	err = rt_fault_commit();
+	if (err) {
+		strscpy(port->last_error, "injected failure",
+			sizeof(port->last_error));
+		goto out_unlock;
+	}
 	if (!dev->has_backend) {
 		snprintf(port->last_error, sizeof(port->last_error),
 			 "no congestion-control backend for driver %s: values are staged only",

@@ -6,6 +6,7 @@
 #include <linux/seq_file.h>
 
 #include "objects.h"
+#include "rocetune.h"
 
 atomic_t rt_objs[RT_OBJ_COUNT];
 
@@ -37,6 +38,7 @@ int rt_objects_init(void)
 	rt_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("objects", 0444, rt_debugfs_dir, NULL,
 			    &rt_objects_fops);
+	rt_fault_init(rt_debugfs_dir);
 	return 0;
 }
 

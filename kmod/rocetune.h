@@ -85,6 +85,11 @@ void rt_counters_fini(struct rt_port *port);
 ssize_t rt_counters_show(struct rt_dev *dev, struct rt_port *port,
 			 char *page);
 
+/* fault.c: test-only fault injection (debugfs) */
+struct dentry;
+void rt_fault_init(struct dentry *dir);
+int rt_fault_commit(void);
+
 /* configfs.c */
 int rt_configfs_init(void);
 void rt_configfs_exit(void);

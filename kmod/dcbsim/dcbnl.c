@@ -493,7 +493,7 @@ static u8 dcbsim_getdcbx(struct net_device *dev)
 	spin_lock(&dcb->lock);
 	mode = dcb->dcbx;
 	spin_unlock(&dcb->lock);
-	return mode;
+	return dcbsim_fault_dcbx(&dcbsim_priv(dev)->fault, mode);
 }
 
 static int dcbsim_dcbx_check(struct net_device *dev, u8 mode)

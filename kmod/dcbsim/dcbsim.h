@@ -67,7 +67,7 @@ struct dcbsim_dcb {
 
 /* Fault-injection state, exposed in debugfs by fault.c. The knobs and
  * counters need no lock: each is an atomic_t, or a bool read once per set
- * call. Only the cached name has a lock.
+ * call (dcbx_lld: once per getdcbx). Only the cached name has a lock.
  */
 struct dcbsim_fault {
 	struct dentry *dir;
@@ -79,6 +79,8 @@ struct dcbsim_fault {
 	atomic_t calls[DCBSIM_KIND_NUM];
 	/* set calls that changed the stored state */
 	atomic_t sets[DCBSIM_KIND_NUM];
+	/* getdcbx reports LLD-managed DCBX instead of host-managed */
+	bool dcbx_lld;
 	/* Protects name, which is written at registration and on rename
 	 * (under RTNL) and read by the debugfs "name" file (without RTNL: device
 	 * removal holds RTNL while it waits for debugfs readers).
@@ -116,5 +118,6 @@ void dcbsim_fault_rename(struct dcbsim_priv *priv);
 bool dcbsim_fault_admit(struct dcbsim_fault *fault, enum dcbsim_kind kind,
 			int verdict, int *ret);
 void dcbsim_fault_changed(struct dcbsim_fault *fault, enum dcbsim_kind kind);
+u8 dcbsim_fault_dcbx(struct dcbsim_fault *fault, u8 mode);
 
 #endif /* _DCBSIM_H */

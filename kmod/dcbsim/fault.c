@@ -14,6 +14,8 @@
  *       ignore_<kind>       Y: sets of <kind> succeed but store nothing
  *       calls_<kind>        set calls of <kind> that reached the driver
  *       sets_<kind>         set calls of <kind> that changed the state
+ *       dcbx_mode           host or lld: lld makes getdcbx report DCBX
+ *                           managed by an LLDP agent, not by the host
  *
  * <kind> is one of ets, pfc, app, apptrust, maxrate, buffer, dcbx. The
  * counters can be written (e.g. 0 to reset them).
@@ -22,9 +24,11 @@
 
 #include <linux/debugfs.h>
 #include <linux/err.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include "dcbsim.h"
 
@@ -72,6 +76,65 @@ void dcbsim_fault_changed(struct dcbsim_fault *fault, enum dcbsim_kind kind)
 {
 	atomic_inc(&fault->sets[kind]);
 }
+
+/**
+ * dcbsim_fault_dcbx - the DCBX mode getdcbx reports
+ * @fault: the device's fault state
+ * @mode: the mode the device stores (host-managed IEEE)
+ *
+ * Called under the DCB core's dcb_lock spinlock: reads one bool only.
+ *
+ * Return: @mode, or with dcbx_mode "lld" @mode with DCB_CAP_DCBX_HOST
+ * replaced by DCB_CAP_DCBX_LLD_MANAGED, as a NIC whose DCBX an LLDP agent
+ * (or its firmware) runs reports it.
+ */
+u8 dcbsim_fault_dcbx(struct dcbsim_fault *fault, u8 mode)
+{
+	if (READ_ONCE(fault->dcbx_lld))
+		mode = (mode & ~DCB_CAP_DCBX_HOST) | DCB_CAP_DCBX_LLD_MANAGED;
+	return mode;
+}
+
+/* dcbx_mode: "host" or "lld" (a trailing newline is fine). */
+static ssize_t dcbsim_dcbx_mode_read(struct file *file, char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	struct dcbsim_fault *fault = file->private_data;
+	const char *mode = READ_ONCE(fault->dcbx_lld) ? "lld\n" : "host\n";
+
+	return simple_read_from_buffer(ubuf, count, ppos, mode, strlen(mode));
+}
+
+static ssize_t dcbsim_dcbx_mode_write(struct file *file,
+				      const char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	struct dcbsim_fault *fault = file->private_data;
+	char buf[8];
+	ssize_t len;
+
+	if (*ppos)	/* one write(2) holds the whole word */
+		return -EINVAL;
+	len = simple_write_to_buffer(buf, sizeof(buf) - 1, ppos, ubuf, count);
+	if (len < 0)
+		return len;
+	buf[len] = '\0';
+	if (sysfs_streq(buf, "host"))
+		WRITE_ONCE(fault->dcbx_lld, false);
+	else if (sysfs_streq(buf, "lld"))
+		WRITE_ONCE(fault->dcbx_lld, true);
+	else
+		return -EINVAL;
+	return len;
+}
+
+static const struct file_operations dcbsim_dcbx_mode_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= dcbsim_dcbx_mode_read,
+	.write	= dcbsim_dcbx_mode_write,
+	.llseek	= default_llseek,
+};
 
 /* fail_next_<kind>: an errno magnitude, 0 meaning "don't fail". */
 static int dcbsim_fail_next_get(void *data, u64 *val)
@@ -174,6 +237,8 @@ void dcbsim_fault_register(struct dcbsim_priv *priv)
 			    &dcbsim_name_fops);
 	debugfs_create_file_unsafe("pfc_cap", 0644, fault->dir, priv,
 				   &dcbsim_pfc_cap_fops);
+	debugfs_create_file("dcbx_mode", 0644, fault->dir, fault,
+			    &dcbsim_dcbx_mode_fops);
 
 	for (k = 0; k < DCBSIM_KIND_NUM; k++) {
 		const char *kind = dcbsim_kind_names[k];

@@ -6,6 +6,7 @@
 #   ignore_<kind>     sets of <kind> succeed but store nothing
 #   calls_<kind>      set calls that reached the driver
 #   sets_<kind>       set calls that changed the state
+#   dcbx_mode         host or lld: the DCBX mode getdcbx reports
 # Errors are read with dcbnl.py, which reports the driver's errno.
 #
 # Run as root in a lab guest: selftests/dcbsim/run.sh does it.
@@ -23,7 +24,7 @@ KINDS="ets pfc app maxrate buffer dcbx"
 grep -qsx apptrust "$DS_DBG/features" && KINDS+=" apptrust"
 nkinds=$(wc -w <<<"$KINDS")
 
-tap_plan $((3 * nkinds + 21))
+tap_plan $((3 * nkinds + 27))
 
 ds_load && ip link add $D type dcbsim || tap_bail "cannot create $D"
 
@@ -140,6 +141,20 @@ dcb app del dev $D dscp-prio 34:4
 tap_eq "app add, add again (EEXIST), del: calls_app +3, sets_app +2" \
 	"$((calls + 3)) $((sets + 2))" \
 	"$(ds_read $D calls_app) $(ds_read $D sets_app)"
+
+# --- dcbx_mode ---------------------------------------------------------------
+# DCB_CAP_DCBX_HOST 0x01, LLD_MANAGED 0x02, VER_IEEE 0x08 (stored mode now
+# 0x19 = static, IEEE, host, from the dcbx sets above)
+m=$(ds_get $D dcbx)
+tap_eq "dcbx_mode is host by default; getdcbx reports the host bit" \
+	"host 1 0" "$(ds_read $D dcbx_mode) $((m & 1)) $((m & 2))"
+tap_ok "dcbx_mode=lld" ds_write $D dcbx_mode lld
+tap_eq "... getdcbx reports LLD-managed instead of host, the rest as stored" \
+	"lld $(((m & ~1) | 2))" "$(ds_read $D dcbx_mode) $(ds_get $D dcbx)"
+tap_notok "dcbx_mode takes only host or lld" ds_write $D dcbx_mode firmware
+tap_ok "dcbx_mode=host" ds_write $D dcbx_mode host
+tap_eq "... getdcbx reports the stored mode again" \
+	"host $m" "$(ds_read $D dcbx_mode) $(ds_get $D dcbx)"
 
 tap_ok "no warnings in the kernel log" ds_dmesg_clean
 tap_done

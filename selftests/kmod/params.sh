@@ -146,6 +146,44 @@ tap_eq "last_error cleared by a good commit" "" "$(cat "$CC/last_error")"
 tap_notok "commit takes only '1'" rt_write "$CC/commit" 2
 tap_notok "active/ files are read-only" rt_write "$A/np_cnp_dscp" 10
 
+# Test-only fault injection (debugfs fail_next_commit): the next commit on
+# any port is refused with that errno before it changes anything, and the
+# knob disarms itself.
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+FNC=/sys/kernel/debug/rocetune/fail_next_commit
+if [ -w "$FNC" ]; then
+	rt_write "$S/np_cnp_dscp" 30
+	rt_write "$S/rp_fast_recovery_stages" 3
+	act_before=$(snapshot "$A") gen0=$(cat "$CC/commit")
+	staged_before=$(snapshot "$S")
+	t_injected_commit() {
+		local err
+		rt_write "$FNC" 5 || { echo "cannot arm $FNC"; return 1; }
+		err=$( { echo 1 >"$CC/commit"; } 2>&1 ) && { echo "commit accepted"; return 1; }
+		case $err in *"Input/output error"*) ;; *) echo "wrong error: $err"; return 1;; esac
+	}
+	tap_ok "fail_next_commit=5: the next commit fails with EIO" t_injected_commit
+	tap_eq "injected failure: active/ and generation unchanged" \
+		"$act_before gen $gen0" "$(snapshot "$A") gen $(cat "$CC/commit")"
+	tap_eq "injected failure: staged/ kept, last_error says so" \
+		"$staged_before injected failure" "$(snapshot "$S") $(cat "$CC/last_error")"
+	tap_eq "fail_next_commit is back to 0" 0 "$(cat "$FNC")"
+	tap_notok "fail_next_commit above MAX_ERRNO (4096) refused" rt_write "$FNC" 4096
+	staged_now=$(snapshot "$S")
+	tap_ok "the following commit succeeds" rt_write "$CC/commit" 1
+	tap_eq "... and applies the staged set" "$staged_now gen $((gen0 + 1))" \
+		"$(snapshot "$A") gen $(cat "$CC/commit")"
+else
+	for t in "fail_next_commit=5: the next commit fails with EIO" \
+		 "injected failure: active/ and generation unchanged" \
+		 "injected failure: staged/ kept, last_error says so" \
+		 "fail_next_commit is back to 0" \
+		 "fail_next_commit above MAX_ERRNO (4096) refused" \
+		 "the following commit succeeds" "... and applies the staged set"; do
+		tap_skip "$t" "no $FNC (debugfs unavailable)"
+	done
+fi
+
 # Presets stage a whole documented set (values from Documentation/configfs.rst).
 t_preset() {
 	rt_write "$CC/preset" connectx &&

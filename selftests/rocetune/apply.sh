@@ -5,8 +5,9 @@
 # every example profile applies and reads back exactly through iproute2
 # (dcb, ip) and configfs; a second apply sends no write; every bad profile
 # fails with its own error and changes nothing; failures injected at each
-# step roll back to the exact previous state; concurrent applies do not
-# interleave; a running lldpad is detected; the JSON validates.
+# step (DCB, MTU, RDMA-CM, CC) roll back to the exact previous state;
+# concurrent applies do not interleave; a running lldpad and LLD-managed
+# DCBX are detected; the JSON validates.
 #
 # On the host it starts itself in a lab guest (args go to lab-run):
 #     selftests/rocetune/apply.sh [--keep] [--out DIR]
@@ -27,6 +28,8 @@ RT=$top/tools/rocetune/rocetune
 DCBSIM=$top/kmod/dcbsim/rocetune_dcbsim.ko
 RTKO=$top/kmod/rocetune.ko
 DBG=/sys/kernel/debug/rocetune_dcbsim
+FNC=/sys/kernel/debug/rocetune/fail_next_commit
+CM=/sys/kernel/config/rdma_cm/rxe0
 W=$(mktemp -d /run/rocetune-test.XXXXXX)
 export ROCETUNE_STATE_DIR=$W/state
 have_cc=0
@@ -83,8 +86,49 @@ snapshot() {
 	    /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos
 	rmdir /sys/kernel/config/rdma_cm/rxe0
 	if ((have_cc)); then
-		grep -r . /sys/kernel/config/rocetune/rxe0/ports/1/cc/active
+		grep -r . /sys/kernel/config/rocetune/rxe0/ports/1/cc/active \
+			/sys/kernel/config/rocetune/rxe0/ports/1/cc/staged
 	fi
+}
+
+# What a [cc] check reports when rocetune.ko is absent.
+NOCC="kmod/rocetune.ko absent: [cc] not tested"
+
+# failed_checks DESC BEFORE RC JSON OBJ WHY: an apply that failed at OBJ on
+# dcb0 (error containing WHY) reports it, reports what it restored, and
+# left the host exactly as BEFORE.
+failed_checks() {
+	local desc=$1 before=$2 rc=$3 out=$4 obj=$5 why=$6 res
+	res=$(printf '%s' "$out" | jfield 'd["result"]')
+	tap_eq "$desc: apply fails and rolls back (exit 1)" "1 failed-rolled-back" "$rc $res"
+	tap_eq "$desc: the host is back in its exact previous state" "$before" "$(snapshot)"
+	printf '%s' "$out" > "$W/failed.json"
+	tap_ok "$desc: the failed step (dcb0 $obj: ...$why...) is reported" \
+		python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [(x["netdev"], a["object"], a["error"]) for x in d["devices"]
+     for a in x["actions"] if a["status"] == "failed"]
+assert len(f) == 1 and f[0][:2] == ("dcb0", sys.argv[2]) and sys.argv[3] in f[0][2], f
+' "$W/failed.json" "$obj" "$why"
+	tap_ok "$desc: the restore is reported, every step restored" \
+		python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rb = d["rollback"]
+done = {a["object"] for x in d["devices"] for a in x["actions"]
+	if x["netdev"] == "dcb0" and a["status"] == "applied"}
+got = {a["object"] for a in rb["actions"] if a["netdev"] == "dcb0"}
+assert rb["attempted"] and rb["complete"], rb
+assert all(a["status"] == "restored" for a in rb["actions"]), rb
+# every object applied before the failure was put back (APP adds by
+# deletes and the reverse)
+flip = {"app-add": "app-del", "app-del": "app-add"}
+want = {flip.get(o, o) for o in done}
+assert want and want <= got, (want, got)
+' "$W/failed.json"
+	python3 "$here/json_check.py" < "$W/failed.json" ||
+		tap_diag "$desc: JSON did not validate"
 }
 
 # A copy of an example profile that matches the test devices.
@@ -120,6 +164,9 @@ for ex in "$top"/profiles/*.conf; do
 		tap_ok "$name: iproute2/configfs read back $dev as declared" \
 			python3 "$here/readback.py" "$p" "$dev" "${args[@]}"
 	done
+	if ((!have_cc)) && grep -q '^\[cc\]' "$ex"; then
+		tap_skip "$name: [cc] applied and read back from rocetune configfs" "$NOCC"
+	fi
 	c0=$(calls)
 	out=$("$RT" --json apply "$p"); rc=$?
 	tap_eq "$name: second apply exits 0 (no change)" 0 "$rc"
@@ -181,6 +228,62 @@ SRL=$(testprofile "$top/profiles/soft-roce-lab.conf")
 fault_case "from soft-roce-lab state, ETS fails on dcbsim1" dcbsim1 fail_next_ets 5 "$LL" "$SRL"
 fault_case "from soft-roce-lab state, MTU refused last" dcbsim1 fail_next_dcbx 0 "$W/mtu9600.conf" "$SRL"
 
+# RDMA-CM: the kernel's rdma_cm configfs has no fault knob. An external,
+# genuine refusal: in a private mount namespace, default_roce_tos is bind-
+# mounted onto itself read-only, so rocetune's write gets EROFS from the
+# VFS while reads still come from the kernel's attribute.
+cm_fault() {	# DESC [PRIOR-PROFILE]
+	local desc=$1 prior=${2:-} before out rc
+	mkdevs
+	[[ -n $prior ]] && "$RT" apply "$prior" >/dev/null 2>&1
+	before=$(snapshot)
+	mkdir "$CM" || { tap_bail "cannot create $CM"; }
+	out=$(unshare -m bash -c '
+		f=$1/ports/1/default_roce_tos; shift
+		mount --bind "$f" "$f" && mount -o remount,bind,ro "$f" || exit 99
+		exec "$@"' _ "$CM" "$RT" --json apply "$LL"); rc=$?
+	for _ in $(seq 50); do rmdir "$CM" 2>/dev/null && break; sleep 0.1; done
+	if [[ $rc -eq 99 ]]; then
+		tap_fail "$desc: read-only bind mount over default_roce_tos" "mount failed"
+		return
+	fi
+	failed_checks "$desc" "$before" "$rc" "$out" roce-tos "Read-only file system"
+}
+cm_fault "RDMA-CM ToS write refused (read-only mount)"
+# every example profile has tos = 106: start from a configured ToS of 104
+sed 's/^tos = 106/tos = 104/' "$SRL" > "$W/srl-tos104.conf"
+cm_fault "from soft-roce-lab state (ToS 104), RDMA-CM ToS write refused" "$W/srl-tos104.conf"
+
+# CC: rocetune.ko's test-only debugfs knob refuses the next commit.
+cc_fault() {	# DESC [PRIOR-PROFILE]
+	local desc=$1 prior=${2:-} before out rc
+	mkdevs
+	[[ -n $prior ]] && "$RT" apply "$prior" >/dev/null 2>&1
+	before=$(snapshot)
+	echo 5 > "$FNC"
+	out=$("$RT" --json apply "$LL"); rc=$?
+	tap_eq "$desc: the injected failure was used up" 0 "$(cat "$FNC")"
+	echo 0 > "$FNC"
+	failed_checks "$desc" "$before" "$rc" "$out" cc "injected failure"
+}
+cc_descs=("CC commit refused (injected), last step"
+	  "from soft-roce-lab state, CC commit refused")
+if ((have_cc)) && [[ -w $FNC ]]; then
+	cc_fault "${cc_descs[0]}"
+	cc_fault "${cc_descs[1]}" "$SRL"
+else
+	why=$NOCC
+	((have_cc)) && why="no $FNC (debugfs)"
+	for d in "${cc_descs[@]}"; do
+		for t in "the injected failure was used up" "apply fails and rolls back (exit 1)" \
+			 "the host is back in its exact previous state" \
+			 "the failed step (dcb0 cc: ...injected failure...) is reported" \
+			 "the restore is reported, every step restored"; do
+			tap_skip "$d: $t" "$why"
+		done
+	done
+fi
+
 # --------------------------------------------------------------- messages
 mkdevs
 echo 5 > "$(dbgdir dcb0)/fail_next_pfc"
@@ -188,6 +291,18 @@ out=$("$RT" apply "$LL" 2>&1); rc=$?
 echo 0 > "$(dbgdir dcb0)/fail_next_pfc"
 tap_ok "failure output names the failed step and the restore" \
 	sh -c "printf '%s' \"\$1\" | grep -q '^FAILED: dcb0: pfc' && printf '%s' \"\$1\" | grep -q 'rollback: complete'" _ "$out"
+if ((have_cc)) && [[ -w $FNC ]]; then
+	mkdevs
+	echo 5 > "$FNC"
+	out=$("$RT" apply "$LL" 2>&1); rc=$?
+	echo 0 > "$FNC"
+	tap_ok "CC failure output gives the kernel's reason and each restore" \
+		sh -c "printf '%s' \"\$1\" | grep -q '^FAILED: dcb0: cc.*commit refused: Input/output error: injected failure' &&
+		       printf '%s' \"\$1\" | grep -q 'rollback: complete' &&
+		       printf '%s' \"\$1\" | grep -q 'dcb0: \[restored\] mtu'" _ "$out"
+else
+	tap_skip "CC failure output gives the kernel's reason and each restore" "$NOCC"
+fi
 
 # ------------------------------------------------------------ concurrency
 mkdevs
@@ -216,18 +331,32 @@ tap_eq "lldpad conflict: host unchanged" "$before" "$(snapshot)"
 tap_eq "--force applies despite lldpad" 2 "$rc"
 kill "$plldp" 2>/dev/null; wait "$plldp" 2>/dev/null
 
-# DCBX not host-managed (LLD-managed) on one device
+# DCBX not host-managed (LLD-managed) on one device: dcbsim's dcbx_mode
+# knob makes getdcbx report DCB_CAP_DCBX_LLD_MANAGED without the host bit.
 mkdevs
-if dcb dcbx set dev dcbsim1 lld-managed ieee >/dev/null 2>&1 ||
-   dcb dcbx set dev dcbsim1 ieee >/dev/null 2>&1; then
-	before=$(snapshot)
+if [[ -w $(dbgdir dcbsim1)/dcbx_mode ]]; then
+	echo lld > "$(dbgdir dcbsim1)/dcbx_mode"
+	before=$(snapshot); c0=$(calls)
 	out=$("$RT" --json apply "$LL"); rc=$?
 	tap_eq "DCBX not managed by the host is reported and nothing is written" \
-		"1 conflict-dcbx" "$rc $(printf '%s' "$out" | jfield '[n["code"] for x in d["devices"] for n in x["notes"] if n["severity"]=="error"][0]')"
-	tap_eq "DCBX conflict: host unchanged" "$before" "$(snapshot)"
+		"1 conflict-dcbx dcbsim1" "$rc $(printf '%s' "$out" | jfield '" ".join([n["code"] + " " + x["netdev"] for x in d["devices"] for n in x["notes"] if n["severity"]=="error"])')"
+	tap_eq "DCBX conflict: host unchanged, no driver call" "$before calls $c0" "$(snapshot) calls $(calls)"
+	out=$("$RT" apply "$LL" 2>&1); rc=$?
+	tap_ok "DCBX conflict: the message names the device, the owner and --force" \
+		sh -c "[ $rc -eq 1 ] && printf '%s' \"\$1\" | grep -q 'dcbsim1: DCBX is managed by an LLDP agent (dcbx 0x0a), not the host.*--force'" _ "$out"
+	out=$("$RT" --json --force apply "$LL"); rc=$?
+	tap_eq "--force applies despite LLD-managed DCBX, the conflict as a warning" \
+		"2 conflict-dcbx:warning" "$rc $(printf '%s' "$out" | jfield '" ".join([n["code"] + ":" + n["severity"] for x in d["devices"] for n in x["notes"] if n["code"]=="conflict-dcbx"])')"
+	tap_ok "--force: the host then matches the profile" "$RT" --force diff "$LL"
+	echo host > "$(dbgdir dcbsim1)/dcbx_mode"
 else
-	tap_skip "DCBX not managed by the host is reported" "dcbsim accepts only host DCBX"
-	tap_skip "DCBX conflict: host unchanged" "dcbsim accepts only host DCBX"
+	for t in "DCBX not managed by the host is reported and nothing is written" \
+		 "DCBX conflict: host unchanged, no driver call" \
+		 "DCBX conflict: the message names the device, the owner and --force" \
+		 "--force applies despite LLD-managed DCBX, the conflict as a warning" \
+		 "--force: the host then matches the profile"; do
+		tap_skip "$t" "rocetune_dcbsim has no dcbx_mode knob"
+	done
 fi
 out=$("$RT" --json apply "$top/selftests/unit/data/profiles/bad/unknown-key.conf")
 printf '%s' "$out" > "$W/bad.json"

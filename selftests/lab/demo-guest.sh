@@ -55,5 +55,7 @@ say "ib_write_bw exit $rc; result:"
 sed -n '/#bytes/,$p' /tmp/perf.out | sed 's/^/    /'
 say "counters at the end:"
 sed 's/^/    /' $CTR
+say "software DCQCN datapath: pacing $(cat $RT/rxe0/ports/1/pacing); per-QP state (qp_stats):"
+sed 's/^/    /' $RT/rxe0/ports/1/qp_stats
 lab_barrier done
 exit $rc

@@ -127,7 +127,7 @@ unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
 	rate = qp->cc_enable ? dcqcn_rp_rate_kbps(&qp->rp) : p->dc.max_rate_kbps;
 	if (qp->rate_cap_mbps && (u64)qp->rate_cap_mbps * 1000 < rate)
 		rate = qp->rate_cap_mbps * 1000;
-	limited = rate && rate < p->dc.max_rate_kbps;
+	limited = rate && (rate < p->dc.max_rate_kbps || p->pace_at_max);
 	if (READ_ONCE(dp->pacing_active)) {
 		t = max(qp->next_tx_ns, now);
 		/*

@@ -1,40 +1,63 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Incast-style benchmark of rocetune's software DCQCN in two lab guests:
-# N = 1, 4, 16 QPs of ib_write_bw from host2 into one 20 Mbit/s ECN-marking
-# bottleneck (HTB + RED ecn on host1's ingress, as in
-# selftests/dcqcn/ecn-bottleneck.sh), without and with rocetune, side by
-# side; then the hook cost: 64-byte ib_write_bw message rate with no
-# bottleneck, module not loaded vs loaded with CC on.
+# Incast benchmark of rocetune's software DCQCN in two lab guests, with
+# and without it, side by side in one run:
 #
-#   bench/incast/run.sh [--out DIR]        (on the host; ~15 min under TCG)
+#  1. Hook cost without congestion: 64-byte ib_write_bw message rate (one
+#     QP, no bottleneck, fq on the sender), module not loaded vs loaded
+#     with CC on (module defaults), alternated COST_REPS times; medians and
+#     their ratio.
+#  2. Incast: N = 1, 4, 16 QPs of ib_write_bw -s 65536 from host2 into one
+#     ECN-marking bottleneck (HTB $BN_MBIT Mbit/s + RED ecn on host1's
+#     ingress, selftests/dcqcn/lab-preset.sh), for each N first without
+#     rocetune, then with it (lab preset).
 #
-# Writes bench/incast/results.txt (a copy of host1's table). Columns:
-# util = perftest average / 20 Mbit/s; drops = RED drops; ce = CE marks;
-# rexmit = rxe duplicate_request + out_of_seq_request + rcvd_seq_err +
-# completer_retry_err over both hosts; q50/q99 = ifb0 RED backlog (bytes)
-# sampled every 0.2 s. Jain's index and convergence time are not measured
-# yet (no per-QP receive counters without rocetune).
+#   bench/incast/run.sh [lab-run options]     (on the host; ~15 min)
+#   Environment: INCAST_SECS (per run, default 15), COST_REPS (default 5),
+#                COST_SECS (default 4), BN_MBIT (default 8).
+#
+# Writes bench/incast/results.txt (host1's table). Columns:
+#   util     bytes that left the bottleneck (Ethernet+IP, per-QP capture on
+#            ifb0, bench/incast/flowcap.py) / its rate, over the transfer
+#            less its first 2 s and last 1 s (bench/incast/analyze.py)
+#   gput     ib_write_bw's average (payload) in Mb/s
+#   drops    RED drops (tail drops at its limit, or hard drops) on ifb0
+#   ce       packets RED marked CE
+#   rexmit   rxe duplicate_request + out_of_seq_request + rcvd_seq_err +
+#            completer_retry_err, both hosts
+#   q50/q99  ifb0 RED backlog in bytes, sampled every 0.2 s during the run
+#            (RED marks all packets above max, RED_MAX)
+#   jain     Jain's index of the QPs' bytes over the util window
+#   conv_s   time from the first packet until every later 1 s window has
+#            Jain >= 0.9 and util >= 0.8 ("-": never)
 
 # shellcheck disable=SC2154
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 if [[ -z ${LAB_HOST:-} ]]; then
 	out=$(mktemp -d /tmp/rocetune-incast.XXXXXX)
-	"$here/../../selftests/lab/lab-run" --hosts 2 --timeout 1800 --out "$out/run" "$@" \
+	"$here/../../selftests/lab/lab-run" --hosts 2 --timeout 2400 --out "$out/run" \
+		--env INCAST_SECS="${INCAST_SECS:-15}" --env COST_REPS="${COST_REPS:-5}" \
+		--env COST_SECS="${COST_SECS:-4}" --env BN_MBIT="${BN_MBIT:-8}" "$@" \
 		--script "1,2=$here/run.sh"
 	rc=$?
-	cp "$out/run/share/host1/results.txt" "$here/results.txt" 2>/dev/null &&
+	echo "# lab output: $out/run" >&2
+	if [[ -s $out/run/share/host1/results.txt ]]; then
+		cp "$out/run/share/host1/results.txt" "$here/results.txt"
 		cat "$here/results.txt"
+	fi
 	exit $rc
 fi
 
 . "$here/../../selftests/lib/lab-guest.sh"
+. "$here/../../selftests/dcqcn/lab-preset.sh"
 KMOD=$here/../../kmod/rocetune.ko
 P=/sys/kernel/config/rocetune/rxe0/ports/1
 HW=/sys/class/infiniband/rxe0/ports/1/hw_counters
-SECS=${INCAST_SECS:-10}
+SECS=${INCAST_SECS:-15}
+REPS=${COST_REPS:-5}
+CSECS=${COST_SECS:-4}
 PORT=18515
 R=$LAB_HOST_DIR/results.txt
 
@@ -43,49 +66,37 @@ modprobe rdma_rxe; modprobe sch_fq; modprobe ifb; modprobe sch_red; modprobe sch
 rdma link add rxe0 type rxe netdev eth0 || exit 1
 gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || exit 1
 lab_wait_ping "$LAB_PEER_eth0" 60 || exit 1
-((LAB_HOST == 2)) && tc qdisc replace dev eth0 root fq
+tc qdisc replace dev eth0 root fq
 
 hwsum() { local s=0 c; for c in duplicate_request out_of_seq_request rcvd_seq_err completer_retry_err; do s=$((s + $(cat $HW/$c))); done; echo $s; }
 # redstat KEY: a number of the RED qdisc's statistics (dropped, marked, backlog).
-redstat() { tc -s qdisc show dev ifb0 | awk -v k="$1" '/^qdisc red/ {r=1} r {for (i=1;i<=NF;i++) {t=$i; sub(/^\(/,"",t); if (t==k) {v=$(i+1); gsub(/[,b)]/,"",v); print v+0; exit}}}'; }
+redstat() { tc -s qdisc show dev ifb0 | awk -v k="$1" '/^qdisc red/ {r=1} r {for (i=1;i<=NF;i++) {t=$i; sub(/^\(/,"",t); if (t==k) {v=$(i+1); gsub(/[,b)]/,"",v); if (v ~ /K$/) {sub(/K$/,"",v); v*=1000} print v+0; exit}}}'; }
 
-bottleneck() {
-	ip link add ifb0 type ifb; ip link set ifb0 up
-	tc qdisc add dev eth0 handle ffff: ingress
-	tc filter add dev eth0 parent ffff: matchall action mirred egress redirect dev ifb0
-	tc qdisc add dev ifb0 root handle 1: htb default 1
-	tc class add dev ifb0 parent 1: classid 1:1 htb rate 20mbit
-	tc qdisc add dev ifb0 parent 1:1 handle 10: red limit 120000 min 15000 max 45000 \
-		avpkt 1000 burst 20 probability 0.2 bandwidth 20mbit ecn
-}
+# load [preset]: insmod, and the lab preset if asked (else module defaults).
 load() {
-	insmod "$KMOD"
+	insmod "$KMOD" || return 1
 	for _ in $(seq 100); do [[ -d $P ]] && break; sleep 0.1; done
-	local kv
-	for kv in rp_max_rate_mbps=100 rp_alpha_gain_1024ths=64 rp_alpha_update_period_us=5000 \
-		rp_rate_reduce_period_us=2000 rp_rate_increase_timer_us=10000 rp_byte_counter_bytes=0 \
-		rp_additive_increase_mbps=1 rp_hyper_increase_mbps=2 np_min_cnp_interval_us=1000; do
-		printf '%s' "${kv#*=}" >"$P/cc/staged/${kv%%=*}"
-	done
-	printf 1 >"$P/cc/commit"
+	[[ ${1:-} == preset ]] && rt_lab_preset "$P"
+	return 0
 }
+unload() { rmmod rocetune; }
 
-# one NAME ARGS...: one perftest run; prints the client's average Gb/s on host2.
+# one NAME ARGS...: one perftest run (server host1, client host2).
 one() {
 	local name=$1; shift
 	if ((LAB_HOST == 1)); then
-		stdbuf -oL timeout $((SECS + 120)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 18 "$@" >"$LAB_HOST_DIR/$name.log" 2>&1 &
+		stdbuf -oL timeout $((SECS + 150)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 18 "$@" >"$LAB_HOST_DIR/$name.log" 2>&1 &
 		local srv=$!
 		for _ in $(seq 300); do [[ -n $(ss -Hltn "sport = :$PORT") ]] && break; sleep 0.2; done
 		lab_put "ready-$name" 1
-		lab_get 2 "done-$name" $((SECS + 150)) >/dev/null
+		lab_get 2 "done-$name" $((SECS + 180)) >/dev/null
 		for _ in $(seq 100); do kill -0 $srv 2>/dev/null || break; sleep 0.2; done
-		kill $srv 2>/dev/null; wait $srv
+		kill $srv 2>/dev/null; wait $srv 2>/dev/null
 	else
 		lab_get 1 "ready-$name" 150 >/dev/null
 		for _ in $(seq 10); do
 			sleep 1
-			stdbuf -oL timeout $((SECS + 90)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 18 "$@" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/$name.log" 2>&1
+			stdbuf -oL timeout $((SECS + 120)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 18 "$@" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/$name.log" 2>&1
 			grep -q "Couldn't connect" "$LAB_HOST_DIR/$name.log" || break
 		done
 		lab_put "done-$name" 1
@@ -93,58 +104,74 @@ one() {
 }
 avg() { awk '$1 ~ /^[0-9]+$/ && NF >= 5 {v=$4} END {print v+0}' "$LAB_HOST_DIR/$1.log"; }
 mrate() { awk '$1 ~ /^[0-9]+$/ && NF >= 5 {v=$5} END {print v+0}' "$LAB_HOST_DIR/$1.log"; }
+median() { sort -g | awk '{v[NR]=$1} END {if (!NR) {print 0; exit} print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
-# Hook cost first, before any bottleneck.
-one cost-off -s 64 -q 1 -D "$SECS"
-((LAB_HOST == 2)) && lab_put mr-off "$(mrate cost-off)"
-lab_barrier cost-off-done 200
-load
-lab_barrier cost-loaded 120
-one cost-on -s 64 -q 1 -D "$SECS"
-((LAB_HOST == 2)) && lab_put mr-on "$(mrate cost-on)"
-lab_barrier cost-on-done 200
-rmmod rocetune
-((LAB_HOST == 1)) && bottleneck
+# 1. Hook cost: off, on, off, on, ... (alternated so drift hits both).
+for i in $(seq "$REPS"); do
+	for mode in off on; do
+		[[ $mode == on ]] && load
+		lab_barrier "cost-$mode-$i" 120
+		one "cost-$mode-$i" -s 64 -q 1 -D "$CSECS"
+		((LAB_HOST == 2)) && mrate "cost-$mode-$i" >>"$LAB_HOST_DIR/mr-$mode"
+		[[ $mode == on ]] && unload
+	done
+done
+((LAB_HOST == 2)) && lab_put mr "$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-off")|$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-on")"
+((LAB_HOST == 1)) && { rt_lab_bottleneck || exit 1; }
 lab_barrier bottleneck 120
 
-for mode in off on; do
-	[[ $mode == on ]] && load
-	lab_barrier "mode-$mode" 120
-	for n in 1 4 16; do
+# 2. Incast, each N without then with rocetune.
+for n in 1 4 16; do
+	for mode in off on; do
 		name=$mode-$n
-		h0=$(hwsum); d0=0; c0=0
+		[[ $mode == on ]] && load preset
+		lab_barrier "start-$name" 120
+		h0=$(hwsum)
 		if ((LAB_HOST == 1)); then
 			d0=$(redstat dropped); c0=$(redstat marked)
-			( while :; do redstat backlog 2>/dev/null || true; sleep 0.2; done ) >"$LAB_HOST_DIR/q-$name" &
+			( while :; do redstat backlog; sleep 0.2; done ) >"$LAB_HOST_DIR/q-$name" 2>/dev/null &
 			mon=$!
+			python3 "$here/flowcap.py" ifb0 $((SECS + 200)) "$LAB_HOST_DIR/flows-$name" &
+			cap=$!
 		fi
 		one "$name" -s 65536 -q "$n" -D "$SECS" --tclass=2
 		h1=$(hwsum)
 		if ((LAB_HOST == 1)); then
 			kill $mon; wait $mon 2>/dev/null
-			lab_put "hw-$name" $((h1 - h0))
+			kill -TERM $cap; wait $cap
 			peer=$(lab_get 2 "hw2-$name" 60)
+			gput=$(lab_get 2 "bw-$name" 60)
 			q=$(sort -n "$LAB_HOST_DIR/q-$name" | awk '{v[NR]=$1} END {if (!NR) {print "0 0"; exit} print v[int((NR-1)*0.5)+1], v[int((NR-1)*0.99)+1]}')
-			bw=$(lab_get 2 "bw-$name" 60)
-			echo "$mode $n $bw $(awk -v b="$bw" 'BEGIN{printf "%.2f", b*1000/20}') $(( $(redstat dropped) - d0 )) $(( $(redstat marked) - c0 )) $(( h1 - h0 + peer )) $q" >>"$LAB_HOST_DIR/rows"
+			a=$(python3 "$here/analyze.py" "$LAB_HOST_DIR/flows-$name" "$n" "$BN_MBIT")
+			echo "$n $mode $a $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(redstat dropped) - d0 )) $(( $(redstat marked) - c0 )) $(( h1 - h0 + peer )) $q" >>"$LAB_HOST_DIR/rows"
 		else
 			lab_put "hw2-$name" $((h1 - h0))
 			lab_put "bw-$name" "$(avg "$name")"
+			[[ $mode == on ]] && cat "$P/qp_stats" >"$LAB_HOST_DIR/qp_stats-$name"
 		fi
-		lab_barrier "done2-$name" 200
+		[[ $mode == on ]] && unload
+		lab_barrier "done-$name" 200
 	done
 done
 
 if ((LAB_HOST == 1)); then
+	IFS='|' read -r off on <<<"$(lab_get 2 mr 5)"
+	moff=$(printf '%s\n' $off | median)
+	mon_=$(printf '%s\n' $on | median)
 	{
-		echo "# rocetune incast benchmark: 2 TCG guests (1 vCPU), one 20 Mbit/s HTB+RED(ecn) bottleneck,"
-		echo "# ib_write_bw -s 65536 -D $SECS -u 18 --tclass=2 from host2; $(date -u +%F) kernel $(uname -r)"
-		echo "# command: bench/incast/run.sh"
-		printf '%-5s %4s %10s %6s %7s %8s %8s %8s %8s\n' cc qps gbps util drops ce rexmit q50_B q99_B
-		while read -r mode n bw util drops ce rex q50 q99; do
-			printf '%-5s %4s %10s %6s %7s %8s %8s %8s %8s\n' "$mode" "$n" "$bw" "$util" "$drops" "$ce" "$rex" "$q50" "$q99"
+		echo "# rocetune incast benchmark, $(date -u +%F), kernel $(uname -r), 2 TCG guests (1 vCPU each)"
+		echo "# command: bench/incast/run.sh   (INCAST_SECS=$SECS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT)"
+		echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + RED ecn min $RED_MIN max $RED_MAX limit $RED_LIMIT B;"
+		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 18 --tclass=2 from host2 (root qdisc fq);"
+		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts."
+		printf '%-4s %-3s %6s %6s %7s %6s %7s %7s %7s %7s %6s %5s\n' qps cc util jain conv_s gput drops ce rexmit q50_B q99_B flows
+		while read -r n mode util jain conv flows gput drops ce rex q50 q99; do
+			printf '%-4s %-3s %6s %6s %7s %6s %7s %7s %7s %7s %6s %5s\n' "$n" "$mode" "$util" "$jain" "$conv" "$gput" "$drops" "$ce" "$rex" "$q50" "$q99" "$flows"
 		done <"$LAB_HOST_DIR/rows"
-		echo "# hook cost (64 B ib_write_bw, no bottleneck), Mpps: module not loaded $(lab_get 2 mr-off 5) / loaded with CC $(lab_get 2 mr-on 5)"
+		echo "# hook cost: 64 B ib_write_bw -q 1 -D $CSECS, no bottleneck, message rate in Mpps,"
+		echo "#   alternated $REPS x: not loaded: $off"
+		echo "#   loaded, CC on (module defaults): $on"
+		echo "#   medians: not loaded $moff, loaded $mon_, ratio $(awk -v a="$mon_" -v b="$moff" 'BEGIN {printf "%.3f", b ? a / b : 0}')"
 	} >"$R"
 fi
 lab_barrier end 300

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""analyze.py FLOWCAP_OUT NQPS BOTTLENECK_MBIT: from flowcap.py's per-QP
+bins, print "util jain converge_s flows":
+
+util        bytes that left the bottleneck / (its rate x time), over the
+            transfer less its first 2 s and last 1 s;
+jain        Jain's fairness index of the QPs' bytes over the same window,
+            (sum x)^2 / (n sum x^2), n = NQPS (a QP never seen counts 0);
+converge_s  seconds from the first packet until, for every 1 s window from
+            then to the end of the window above, Jain >= 0.9 and
+            util >= 0.8; "-" if that never happens;
+flows       QPs seen (source ports with more than 1 % of the bytes)."""
+import sys
+
+BIN = 0.5
+path, n, mbit = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+data = {}
+for line in open(path):
+    t, sport, b = line.split()
+    data.setdefault(int(sport), {})[round(float(t) / BIN)] = int(b)
+if not data:
+    print("0 0 - 0")
+    sys.exit(0)
+total = sum(sum(v.values()) for v in data.values())
+flows = [s for s, v in data.items() if sum(v.values()) > total / 100]
+last = max(max(v) for v in data.values())
+lo, hi = int(2 / BIN), last - int(1 / BIN)  # bins [lo, hi)
+cap = mbit * 1e6 / 8 * BIN  # bytes per bin at the bottleneck rate
+
+
+def window(a, b):
+    per = [sum(data[s].get(i, 0) for i in range(a, b)) for s in flows]
+    per += [0] * max(0, n - len(per))
+    tot = sum(per)
+    jain = tot * tot / (len(per) * sum(x * x for x in per)) if tot else 0
+    return tot / (cap * (b - a)), jain
+
+
+if hi <= lo:
+    print("0 0 - %d" % len(flows))
+    sys.exit(0)
+util, jain = window(lo, hi)
+conv = "-"
+w = int(1 / BIN)
+for start in range(0, hi - w + 1):
+    if all(window(a, a + w)[0] >= 0.8 and window(a, a + w)[1] >= 0.9
+           for a in range(start, hi - w + 1)):
+        conv = "%.1f" % (start * BIN)
+        break
+print("%.3f %.3f %s %d" % (util, jain, conv, len(flows)))

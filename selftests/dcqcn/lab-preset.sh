@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# The "lab" DCQCN parameter set and ECN bottleneck shared by
+# selftests/dcqcn/*.sh and bench/incast/run.sh (sourced in a lab guest).
+# Documented in Documentation/datapath.rst ("A preset for the QEMU lab").
+#
+# The paper's values assume microsecond RTTs and 40 Gb/s links. In the
+# TCG lab rxe moves a few tens of Mb/s, a CE mark reaches the sender only
+# after the bottleneck queue (tens of ms) and a cut only shows on the wire
+# after the packets already stamped in fq (up to rxe's window per QP), so
+# the feedback delay is ~50-150 ms: every timer is scaled to that, and the
+# increase is slow enough that the sum of the QPs' increases stays below
+# the bottleneck rate over one feedback delay.
+
+# Bottleneck on the receiver's ingress (ifb0): HTB rate and RED ecn.
+BN_MBIT=${BN_MBIT:-8}
+RED_MIN=30000
+RED_MAX=90000
+RED_LIMIT=${RED_LIMIT:-600000}
+RED_BURST=45
+
+# name=value, written to cc/staged/ then committed.
+RT_LAB_PRESET=(
+	rp_max_rate_mbps=20
+	rp_min_rate_mbps=1
+	rp_rate_on_first_cnp_mbps=1
+	rp_initial_alpha_1024ths=256
+	rp_alpha_gain_1024ths=32
+	rp_alpha_update_period_us=100000
+	rp_rate_cut_shift=1
+	rp_rate_reduce_period_us=100000
+	rp_clamp_target_rate=1
+	rp_rate_increase_timer_us=300000
+	rp_byte_counter_bytes=0
+	rp_fast_recovery_stages=1
+	rp_additive_increase_mbps=1
+	rp_hyper_increase_mbps=2
+	np_min_cnp_interval_us=20000
+)
+
+# rt_lab_bottleneck: ifb0 behind eth0's ingress, HTB $BN_MBIT + RED ecn.
+rt_lab_bottleneck() {
+	ip link add ifb0 type ifb && ip link set ifb0 up &&
+	tc qdisc add dev eth0 handle ffff: ingress &&
+	tc filter add dev eth0 parent ffff: matchall action mirred egress redirect dev ifb0 &&
+	tc qdisc add dev ifb0 root handle 1: htb default 1 &&
+	tc class add dev ifb0 parent 1: classid 1:1 htb rate "${BN_MBIT}mbit" \
+		burst 64k cburst 64k &&
+	tc qdisc add dev ifb0 parent 1:1 handle 10: red limit $RED_LIMIT min $RED_MIN \
+		max $RED_MAX avpkt 1100 burst $RED_BURST probability 0.2 bandwidth "${BN_MBIT}mbit" ecn
+}
+
+# rt_lab_preset PORTDIR: stage the lab preset on PORTDIR/cc and commit.
+rt_lab_preset() {
+	local kv
+	for kv in "${RT_LAB_PRESET[@]}"; do
+		printf '%s' "${kv#*=}" >"$1/cc/staged/${kv%%=*}" || return 1
+	done
+	printf 1 >"$1/cc/commit" || { cat "$1/cc/last_error" >&2; return 1; }
+}

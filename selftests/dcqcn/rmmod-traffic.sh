@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rmmod rocetune while DCQCN traffic runs: two lab guests, the lab
+# bottleneck (HTB + RED ecn on host1's ingress, fq on host2, lab preset;
+# see lab-preset.sh), ib_write_bw -q 4 from host2 to host1.
+#
+# Round 1: with CNPs flowing (checked in qp_stats), both hosts rmmod the
+#   module in the middle of the transfer. It must succeed, or be refused
+#   cleanly (EBUSY) and succeed once retried; the transfer completes.
+# Round 2: the module is loaded again in the middle of a transfer (it
+#   must pick up the running QPs), then the rxe device is deleted after the
+#   transfer: every rocetune object is freed (debugfs rocetune/objects back
+#   to zero) before rmmod, and the kernel log has no warnings.
+#
+# Run on the host:   selftests/dcqcn/rmmod-traffic.sh [lab-run options]
+
+# shellcheck disable=SC2154 # LAB_* come from /run/lab/env
+set -uo pipefail
+
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [[ -z ${LAB_HOST:-} ]]; then
+	exec "$here/../lab/lab-run" --hosts 2 --timeout 600 "$@" \
+		--script "1,2=$here/rmmod-traffic.sh"
+fi
+
+. "$here/../lib/lab-guest.sh"
+. "$here/../kmod/lib.sh"
+. "$here/lab-preset.sh"
+P=$RT/rxe0/ports/1
+PORT=18515
+SECS=20
+
+tap_header
+rt_require
+command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
+modprobe sch_fq; modprobe ifb; modprobe sch_red; modprobe sch_htb
+rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
+gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
+lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
+if ((LAB_HOST == 1)); then
+	rt_lab_bottleneck || tap_bail "bottleneck"
+fi
+if true; then
+	tc qdisc replace dev eth0 root fq || tap_bail "fq"
+fi
+load() { rt_load && rt_wait test -d "$P" && rt_lab_preset "$P"; }
+tap_ok "insmod rocetune.ko, lab preset" load
+lab_barrier up 120 || tap_bail "peer not up"
+
+# start NAME: perftest in the background ($pid), connected. Each round has
+# its own port: a round-1 server hung in its final handshake may still
+# hold the previous one.
+start() {
+	PORT=$((PORT + 1))
+	local perf=(ib_write_bw -d rxe0 -x "$gid" -s 65536 -q 4 -D "$SECS" -F -p "$PORT" --tclass=2 -u 18)
+	if ((LAB_HOST == 1)); then
+		stdbuf -oL timeout $((SECS + 60)) "${perf[@]}" >"$LAB_HOST_DIR/$1.log" 2>&1 &
+		pid=$!
+		for _ in $(seq 300); do
+			[[ -n $(ss -Hltn "sport = :$PORT") ]] && break
+			sleep 0.2
+		done
+		lab_put "ready-$1" 1
+	else
+		lab_get 1 "ready-$1" 120 >/dev/null
+		for _ in $(seq 10); do
+			sleep 1
+			stdbuf -oL timeout $((SECS + 40)) "${perf[@]}" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/$1.log" 2>&1 &
+			pid=$!
+			sleep 3
+			grep -q "Couldn't connect" "$LAB_HOST_DIR/$1.log" || break
+			wait $pid
+		done
+	fi
+}
+# finish NAME: wait for the transfer; the client's verdict on both hosts
+# (a server can hang in perftest's final handshake after a collapse, so it
+# gets 30 s after the client is done).
+finish() {
+	local rc=0
+	if ((LAB_HOST == 2)); then
+		wait $pid || rc=$?
+		# Completed = the client printed its result; after a collapse
+		# perftest can then hang in its final handshake (timeout).
+		grep -qE '^ *65536 +[0-9]+' "$LAB_HOST_DIR/$1.log" && rc=0
+		lab_put "done-$1" $rc
+	else
+		rc=$(lab_get 2 "done-$1" $((SECS + 150))) || rc=124
+		for _ in $(seq 150); do kill -0 $pid 2>/dev/null || break; sleep 0.2; done
+		kill $pid 2>/dev/null
+		wait $pid 2>/dev/null
+	fi
+	return $rc
+}
+col() { awk -v f="$1" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} $3=="live" {s+=$c[f]} END {print s+0}' "$P/qp_stats" 2>/dev/null; }
+# cnps: CNPs sent (host1) or accepted (host2) so far.
+cnps() { if ((LAB_HOST == 1)); then col cnp_sent; else col cnp_rcvd; fi; }
+# unload: rmmod; EBUSY is a clean refusal, retried; anything else fails.
+unload() {
+	local i err
+	for i in $(seq 20); do
+		err=$(rmmod rocetune 2>&1) && { tap_diag "rmmod succeeded (attempt $i)"; return 0; }
+		tap_diag "rmmod attempt $i refused: $err"
+		[[ $err == *"in use"* || $err == *"busy"* || $err == *"Resource temporarily"* ]] || return 1
+		sleep 0.5
+	done
+	return 1
+}
+
+# Round 1.
+start r1
+for _ in $(seq 300); do (( $(cnps) > 0 )) && break; sleep 0.2; done
+tap_diag "round 1: live QPs $(awk 'NR>1 && $3=="live"' "$P/qp_stats" | wc -l), CNPs $(cnps)"
+tap_eq "CNPs flow before the rmmod" 1 "$(( $(cnps) > 0 ))"
+sleep 2
+tap_ok "rmmod under traffic succeeds (or is refused cleanly, then succeeds)" unload
+tap_eq "module gone" 0 "$(rt_loaded && echo 1 || echo 0)"
+tap_ok "kernel log clean after rmmod under traffic" rt_dmesg_clean
+finish r1
+prc=$?
+tap_diag "$(grep -E '^ *65536' "$LAB_HOST_DIR/r1.log" | tail -1)"
+tap_eq "round 1 transfer completed after the rmmod" 0 "$prc"
+lab_barrier r1-done 200 || tap_bail "peer lost in round 1"
+
+# Round 2.
+start r2
+sleep 3
+tap_ok "insmod under traffic, lab preset" load
+for _ in $(seq 300); do (( $(cnps) > 0 )) && break; sleep 0.2; done
+tap_diag "round 2: live QPs $(awk 'NR>1 && $3=="live"' "$P/qp_stats" | wc -l), CNPs $(cnps)"
+tap_eq "module loaded under traffic picks up the running QPs (CNPs flow)" 1 "$(( $(cnps) > 0 ))"
+finish r2
+prc=$?
+tap_eq "round 2 transfer completed" 0 "$prc"
+lab_barrier r2-done 200 || tap_bail "peer lost in round 2"
+tap_ok "rdma link delete rxe0" rdma link delete rxe0
+tap_ok "objects back to zero after device deletion" rt_objects_zero
+tap_ok "rmmod rocetune" rt_unload
+tap_ok "kernel log clean" rt_dmesg_clean
+tap_done

@@ -159,5 +159,5 @@ else
 	done
 fi
 
-tap_ok "no warnings in the kernel log" ds_dmesg_clean
+tap_ok "no warnings in the kernel log" kernel_log_clean
 tap_done

@@ -156,5 +156,5 @@ tap_ok "dcbx_mode=host" ds_write $D dcbx_mode host
 tap_eq "... getdcbx reports the stored mode again" \
 	"host $m" "$(ds_read $D dcbx_mode) $(ds_get $D dcbx)"
 
-tap_ok "no warnings in the kernel log" ds_dmesg_clean
+tap_ok "no warnings in the kernel log" kernel_log_clean
 tap_done

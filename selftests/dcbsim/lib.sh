@@ -9,6 +9,8 @@ DS_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DS_TOP=$(cd "$DS_HERE/../.." && pwd)
 # shellcheck source=../lib/tap.sh
 . "$DS_TOP/selftests/lib/tap.sh"
+# shellcheck source=../lib/kernel.sh
+. "$DS_TOP/selftests/lib/kernel.sh"
 
 DS_KO=${DCBSIM_KO:-$DS_TOP/kmod/dcbsim/rocetune_dcbsim.ko}
 DS_MOD=rocetune_dcbsim
@@ -58,17 +60,3 @@ ds_get() { dcbnl get "$1" "$2"; }
 # ds_counter DEV NAME: an interface counter from sysfs.
 ds_counter() { cat "/sys/class/net/$1/statistics/$2"; }
 
-# ds_wait CMD...: poll up to ~10 s (TCG guests are slow).
-ds_wait() {
-	local _
-	for _ in $(seq 100); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# Kernel log lines that mean something went wrong.
-ds_dmesg_clean() {
-	! dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|refcount_t|use-after-free|list_del corruption|unregister_netdevice: waiting'
-}

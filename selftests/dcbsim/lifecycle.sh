@@ -135,7 +135,7 @@ t_stacked_ping() {
 	ip -n $NS link set veth1 up &&
 	ip -n $NS addr add 198.18.201.2/24 dev veth1 || return 1
 	rx=$(ds_counter dcb0 rx_packets) tx=$(ds_counter dcb0 tx_packets)
-	ds_wait busybox ping -c 1 -W 1 198.18.201.2 >/dev/null || return 1
+	wait_for busybox ping -c 1 -W 1 198.18.201.2 >/dev/null || return 1
 	busybox ping -c 3 -W 2 198.18.201.2 || return 1
 	echo "dcb0 rx_packets $rx -> $(ds_counter dcb0 rx_packets)," \
 		"tx_packets $tx -> $(ds_counter dcb0 tx_packets)"
@@ -146,10 +146,10 @@ tap_ok "stacked: ping through dcb0 -> veth0 -> peer, counted on dcb0" t_stacked_
 
 t_operstate() { # the upper follows the lower's carrier
 	ip link set veth0 down &&
-		ds_wait bash -c '! grep -qx up /sys/class/net/dcb0/operstate' || return 1
+		wait_for bash -c '! grep -qx up /sys/class/net/dcb0/operstate' || return 1
 	echo "dcb0 is $(cat /sys/class/net/dcb0/operstate) with veth0 down"
 	ip link set veth0 up &&
-		ds_wait grep -qx up /sys/class/net/dcb0/operstate
+		wait_for grep -qx up /sys/class/net/dcb0/operstate
 }
 tap_ok "stacked device follows the lower's operstate" t_operstate
 
@@ -157,13 +157,13 @@ t_lower_back() { # with dcb0 down, veth0 gets its frames back
 	ip link set dcb0 down &&
 	ip addr add 198.18.202.1/24 dev veth0 &&
 	ip -n $NS addr add 198.18.202.2/24 dev veth1 || return 1
-	ds_wait busybox ping -c 1 -W 1 198.18.202.2 >/dev/null
+	wait_for busybox ping -c 1 -W 1 198.18.202.2 >/dev/null
 }
 tap_ok "while dcb0 is down, the lower keeps its traffic" t_lower_back
 
 idx=$(cat /sys/class/net/dcb0/ifindex)
 tap_ok "deleting the lower (veth0)" ip link del veth0
-tap_ok "... deletes the stacked device" ds_wait test ! -e /sys/class/net/dcb0
+tap_ok "... deletes the stacked device" wait_for test ! -e /sys/class/net/dcb0
 tap_ok "... and its debugfs directory" t_gone "$idx"
 
 # --- rmmod with devices present -------------------------------------------
@@ -179,5 +179,5 @@ tap_ok "debugfs root is gone" test ! -e "$DS_DBG"
 tap_ok "the lower survives, free again (macvlan can take it)" \
 	bash -c 'ip link add link veth0 name mv0 type macvlan mode passthru && ip link del mv0'
 
-tap_ok "no warnings in the kernel log" ds_dmesg_clean
+tap_ok "no warnings in the kernel log" kernel_log_clean
 tap_done

@@ -70,7 +70,7 @@ if [ "$LAB_HOST" -eq 1 ]; then
 	timeout 240 "${perf[@]}" >"$LOG" 2>&1 &
 	srv=$!
 	tap_ok "ib_write_bw server listening" \
-		ds_wait bash -c "[ -n \"\$(ss -Hltn 'sport = :$PORT')\" ]"
+		wait_for bash -c "[ -n \"\$(ss -Hltn 'sport = :$PORT')\" ]"
 	lab_put server-ready 1
 	rc=0
 	wait $srv || rc=$?
@@ -106,5 +106,5 @@ t_lower_alone() {
 tap_ok "eth0 works on its own again (ping $PEER)" t_lower_alone
 tap_ok "rmmod" ds_unload
 lab_barrier finished 120
-tap_ok "no warnings in the kernel log" ds_dmesg_clean
+tap_ok "no warnings in the kernel log" kernel_log_clean
 tap_done

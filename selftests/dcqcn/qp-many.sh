@@ -34,7 +34,7 @@ rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
 gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
 lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
 rt_load || tap_bail "insmod rocetune.ko"
-rt_wait test -d "$P" || tap_bail "no $P"
+wait_for test -d "$P" || tap_bail "no $P"
 tap_pass "rocetune loaded"
 ((LAB_HOST == 2)) && tc qdisc replace dev eth0 root fq
 lab_barrier up 120 || tap_bail "peer not up"
@@ -105,5 +105,5 @@ wait $pid 2>/dev/null
 rdma link delete rxe0
 tap_ok "objects back to zero after device deletion" rt_objects_zero
 tap_ok "rmmod rocetune" rt_unload
-tap_ok "kernel log clean" rt_dmesg_clean
+tap_ok "kernel log clean" kernel_log_clean
 tap_done

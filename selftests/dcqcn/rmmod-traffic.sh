@@ -44,7 +44,7 @@ fi
 if true; then
 	tc qdisc replace dev eth0 root fq || tap_bail "fq"
 fi
-load() { rt_load && rt_wait test -d "$P" && rt_lab_preset "$P"; }
+load() { rt_load && wait_for test -d "$P" && rt_lab_preset "$P"; }
 tap_ok "insmod rocetune.ko, lab preset" load
 lab_barrier up 120 || tap_bail "peer not up"
 
@@ -116,7 +116,7 @@ tap_eq "CNPs flow before the rmmod" 1 "$(( $(cnps) > 0 ))"
 sleep 2
 tap_ok "rmmod under traffic succeeds (or is refused cleanly, then succeeds)" unload
 tap_eq "module gone" 0 "$(rt_loaded && echo 1 || echo 0)"
-tap_ok "kernel log clean after rmmod under traffic" rt_dmesg_clean
+tap_ok "kernel log clean after rmmod under traffic" kernel_log_clean
 finish r1
 prc=$?
 tap_diag "$(grep -E '^ *65536' "$LAB_HOST_DIR/r1.log" | tail -1)"
@@ -137,5 +137,5 @@ lab_barrier r2-done 200 || tap_bail "peer lost in round 2"
 tap_ok "rdma link delete rxe0" rdma link delete rxe0
 tap_ok "objects back to zero after device deletion" rt_objects_zero
 tap_ok "rmmod rocetune" rt_unload
-tap_ok "kernel log clean" rt_dmesg_clean
+tap_ok "kernel log clean" kernel_log_clean
 tap_done

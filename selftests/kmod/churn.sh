@@ -76,5 +76,5 @@ rdma link delete rtch0 2>/dev/null
 # The module comes back cleanly after all that.
 t_reload() { rt_load && rt_unload; }
 tap_ok "module loads and unloads again" t_reload
-tap_ok "kernel log has no BUG/WARNING/Oops" rt_dmesg_clean
+tap_ok "kernel log has no BUG/WARNING/Oops" kernel_log_clean
 tap_done

@@ -28,7 +28,7 @@ tap_plan 11
 rt_loaded && rt_unload
 tap_ok "insmod rocetune.ko" rt_load
 rdma link add $IB type rxe netdev $ND
-tap_ok "device directory appears" rt_wait test -d "$RT/$IB"
+tap_ok "device directory appears" wait_for test -d "$RT/$IB"
 
 t_names() {
 	local f
@@ -117,10 +117,10 @@ t_qp_stats_qps() {
 	[ "$(awk 'NR > 1 && !/^#/ && $3 == "live"' "$SNAP" | wc -l)" -ge 1 ]
 }
 tap_ok "qp_stats listed the live QP while it carried traffic" t_qp_stats_qps
-t_qp_gone() { rt_wait awk 'NR > 1 && !/^#/ { exit 1 }' "$QPS"; }
+t_qp_gone() { wait_for awk 'NR > 1 && !/^#/ { exit 1 }' "$QPS"; }
 tap_ok "the QP leaves qp_stats once perftest destroyed it" t_qp_gone
 
 rdma link delete $IB
 rt_unload
-tap_ok "kernel log has no BUG/WARNING/Oops" rt_dmesg_clean
+tap_ok "kernel log has no BUG/WARNING/Oops" kernel_log_clean
 tap_done

@@ -4,6 +4,7 @@
 
 KMOD_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../kmod" && pwd)
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/tap.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/kernel.sh"
 
 CFS=/sys/kernel/config
 RT=$CFS/rocetune
@@ -29,22 +30,6 @@ rt_netdev() {
 	ip -o link show up | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2; exit }'
 }
 
-# rt_wait COND-CMD...: poll up to ~10 s (TCG guests are slow).
-rt_wait() {
-	local i
-	for i in $(seq 100); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# Kernel log lines that mean rocetune (or anything) went wrong; "leaked"
-# is rocetune's own report at rmmod of objects not freed.
-rt_dmesg_clean() {
-	! dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|refcount_t|use-after-free|list_del corruption|rocetune: leaked'
-}
-
 RT_OBJECTS=/sys/kernel/debug/rocetune/objects
 
 # rt_objects_zero: every object rocetune.ko counts is freed (RCU frees
@@ -53,7 +38,7 @@ RT_OBJECTS=/sys/kernel/debug/rocetune/objects
 rt_objects_zero() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	[ -r $RT_OBJECTS ] || { echo "no $RT_OBJECTS"; return 1; }
-	rt_wait awk '$2 != 0 { exit 1 }' $RT_OBJECTS && return 0
+	wait_for awk '$2 != 0 { exit 1 }' $RT_OBJECTS && return 0
 	cat $RT_OBJECTS
 	return 1
 }

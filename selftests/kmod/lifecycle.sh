@@ -22,7 +22,7 @@ tap_ok "configfs subsystem /sys/kernel/config/rocetune exists" test -d "$RT"
 tap_eq "version file matches VERSION" "$(cat "$KMOD_DIR/../VERSION")" "$(cat "$RT/version" 2>&1)"
 
 tap_ok "rdma link add rtlc0 on $ND" rdma link add rtlc0 type rxe netdev "$ND"
-tap_ok "device directory appears" rt_wait test -d "$RT/rtlc0"
+tap_ok "device directory appears" wait_for test -d "$RT/rtlc0"
 tap_eq "driver is rxe" rxe "$(cat "$RT/rtlc0/driver" 2>&1)"
 tap_eq "backend is rxe-software" rxe-software "$(cat "$RT/rtlc0/backend" 2>&1)"
 tap_eq "port 1 netdev is $ND" "$ND" "$(cat "$RT/rtlc0/ports/1/netdev" 2>&1)"
@@ -32,7 +32,7 @@ tap_notok "userspace cannot mkdir in the subsystem" mkdir "$RT/bogus"
 # State survives a rename: stage a value, rename, read it back.
 rt_write "$RT/rtlc0/ports/1/cc/staged/np_cnp_dscp" 26
 tap_ok "rdma dev set rtlc0 name rtlc1" rdma dev set rtlc0 name rtlc1
-tap_ok "renamed device directory appears" rt_wait test -d "$RT/rtlc1"
+tap_ok "renamed device directory appears" wait_for test -d "$RT/rtlc1"
 tap_ok "old directory is gone after rename" test ! -e "$RT/rtlc0"
 tap_eq "staged value carried over the rename" 26 \
 	"$(cat "$RT/rtlc1/ports/1/cc/staged/np_cnp_dscp" 2>&1)"
@@ -41,7 +41,7 @@ tap_eq "staged value carried over the rename" 26 \
 # file fails cleanly afterwards, nothing dangles.
 exec 7<"$RT/rtlc1/ports/1/cc/staged/np_cnp_dscp"
 tap_ok "rdma link delete with a file open" rdma link delete rtlc1
-tap_ok "device directory vanishes" rt_wait test ! -e "$RT/rtlc1"
+tap_ok "device directory vanishes" wait_for test ! -e "$RT/rtlc1"
 tap_notok "reading the stale open file fails" cat <&7
 exec 7<&-
 tap_ok "every object freed once the device is gone and files closed" rt_objects_zero
@@ -49,7 +49,7 @@ tap_ok "every object freed once the device is gone and files closed" rt_objects_
 # rmmod with an open file is refused (configfs pins the module), and the
 # tree keeps working; after close it goes.
 rdma link add rtlc0 type rxe netdev "$ND"
-rt_wait test -d "$RT/rtlc0"
+wait_for test -d "$RT/rtlc0"
 exec 7<"$RT/rtlc0/ports/1/cc/commit"
 tap_notok "rmmod refused while a configfs file is open" rt_unload
 exec 7<&-
@@ -63,10 +63,10 @@ kill $holder 2>/dev/null; wait $holder 2>/dev/null
 
 # Devices that exist before the module loads are attached at load.
 rt_load
-tap_ok "existing device attached at load" rt_wait test -d "$RT/rtlc0"
+tap_ok "existing device attached at load" wait_for test -d "$RT/rtlc0"
 rdma link delete rtlc0
 tap_ok "every object freed after rdma link delete" rt_objects_zero
 rt_unload
 
-tap_ok "kernel log has no BUG/WARNING/Oops" rt_dmesg_clean
+tap_ok "kernel log has no BUG/WARNING/Oops" kernel_log_clean
 tap_done

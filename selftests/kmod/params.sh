@@ -15,7 +15,7 @@ ND=$(rt_netdev)
 rt_loaded && rt_unload
 rt_load || tap_bail "insmod rocetune.ko failed"
 rdma link add rtp0 type rxe netdev "$ND" || tap_bail "rdma link add failed"
-rt_wait test -d "$RT/rtp0" || tap_bail "device directory did not appear"
+wait_for test -d "$RT/rtp0" || tap_bail "device directory did not appear"
 
 CC=$RT/rtp0/ports/1/cc
 S=$CC/staged
@@ -210,5 +210,5 @@ tap_ok "discard resets staged/ to active/" t_discard
 
 rdma link delete rtp0
 rt_unload
-tap_ok "kernel log has no BUG/WARNING/Oops" rt_dmesg_clean
+tap_ok "kernel log has no BUG/WARNING/Oops" kernel_log_clean
 tap_done

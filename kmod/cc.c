@@ -14,12 +14,6 @@
 #include "datapath.h"
 #include "objects.h"
 
-static const struct rt_param_set *rt_default_set(void)
-{
-	return &rt_preset_lookup(RT_DEFAULT_PRESET,
-				 strlen(RT_DEFAULT_PRESET))->set;
-}
-
 int rt_port_init(struct rt_port *port, u32 num)
 {
 	struct rt_param_set *active;
@@ -27,7 +21,7 @@ int rt_port_init(struct rt_port *port, u32 num)
 	active = rt_obj_alloc(RT_OBJ_PARAM_SET, sizeof(*active), GFP_KERNEL);
 	if (!active)
 		return -ENOMEM;
-	*active = *rt_default_set();
+	*active = *rt_params_default();
 	port->num = num;
 	mutex_init(&port->lock);
 	port->staged = *active;

@@ -323,9 +323,7 @@ static const struct config_item_type rt_port_type = {
 
 static ssize_t rt_cc_params_show(struct config_item *item, char *page)
 {
-	const struct rt_param_set *def =
-		&rt_preset_lookup(RT_DEFAULT_PRESET,
-				  strlen(RT_DEFAULT_PRESET))->set;
+	const struct rt_param_set *def = rt_params_default();
 	ssize_t n = sysfs_emit(page, "name unit kind min max default\n");
 	int i;
 

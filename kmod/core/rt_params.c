@@ -356,6 +356,12 @@ int rt_params_validate(const struct rt_param_set *s, char *why, size_t whylen)
 	return 0;
 }
 
+const struct rt_param_set *rt_params_default(void)
+{
+	return &rt_preset_lookup(RT_DEFAULT_PRESET,
+				 strlen(RT_DEFAULT_PRESET))->set;
+}
+
 const struct rt_preset *rt_preset_lookup(const char *name, size_t len)
 {
 	unsigned int i;

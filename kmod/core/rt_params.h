@@ -105,6 +105,9 @@ int rt_param_format(enum rt_param_id id, u32 v, char *buf, size_t len);
  */
 int rt_params_validate(const struct rt_param_set *s, char *why, size_t whylen);
 
+/* The values of RT_DEFAULT_PRESET: what a fresh port starts from. */
+const struct rt_param_set *rt_params_default(void);
+
 /* Look a preset up by name (len bytes, one trailing newline allowed). */
 const struct rt_preset *rt_preset_lookup(const char *name, size_t len);
 

@@ -144,8 +144,9 @@ static void test_presets_and_validation(void)
 	char why[160];
 	unsigned int i;
 
-	tap_check(paper && cx && !rt_preset_lookup("bogus", 5),
-		  "presets paper and connectx exist, bogus does not");
+	tap_check(paper && cx && !rt_preset_lookup("bogus", 5) &&
+		  rt_params_default() == &rt_preset_lookup(RT_DEFAULT_PRESET, strlen(RT_DEFAULT_PRESET))->set,
+		  "presets paper and connectx exist, bogus does not, the default is " RT_DEFAULT_PRESET);
 	if (!paper || !cx)
 		return;
 	/* The definition of the paper preset. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""analyze.py FLOWCAP_OUT NQPS BOTTLENECK_MBIT: from flowcap.py's per-QP
-bins, print "util jain converge_s flows":
+"""analyze.py FLOWCAP_OUT NQPS BOTTLENECK_MBIT QSAMPLES: from flowcap.py's
+per-QP bins and the bottleneck's backlog samples ("epoch_s bytes" lines),
+print "util jain converge_s flows q50 q99":
 
 util        bytes that left the bottleneck / (its rate x time), over the
             transfer less its first 2 s and last 1 s;
@@ -10,17 +11,20 @@ jain        Jain's fairness index of the QPs' bytes over the same window,
 converge_s  seconds from the first packet until, for every 1 s window from
             then to the end of the window above, Jain >= 0.9 and
             util >= 0.8; "-" if that never happens;
-flows       QPs seen (source ports with more than 1 % of the bytes)."""
+flows       QPs seen (source ports with more than 1 % of the bytes);
+q50, q99    percentiles of the backlog samples taken while the transfer
+            ran (from its first packet to its last bin), start-up
+            included."""
 import sys
 
 BIN = 0.5
-path, n, mbit = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+path, n, mbit, qpath = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 data = {}
 for line in open(path):
     t, sport, b = line.split()
     data.setdefault(int(sport), {})[round(float(t) / BIN)] = int(b)
 if not data:
-    print("0 0 - 0")
+    print("0 0 - 0 0 0")
     sys.exit(0)
 total = sum(sum(v.values()) for v in data.values())
 flows = [s for s, v in data.items() if sum(v.values()) > total / 100]
@@ -37,8 +41,29 @@ def window(a, b):
     return tot / (cap * (b - a)), jain
 
 
+
+
+def queue():
+    """p50 and p99 of the backlog samples inside the transfer."""
+    try:
+        t0 = float(open(path + '.t0').read())
+    except (OSError, ValueError):
+        return 0, 0
+    t1 = t0 + (last + 1) * BIN
+    q = []
+    for line in open(qpath):
+        f = line.split()
+        if len(f) == 2 and t0 <= float(f[0]) <= t1:
+            q.append(int(float(f[1])))
+    if not q:
+        return 0, 0
+    q.sort()
+    return q[(len(q) - 1) // 2], q[int((len(q) - 1) * 0.99)]
+
+
+q50, q99 = queue()
 if hi <= lo:
-    print("0 0 - %d" % len(flows))
+    print("0 0 - %d %d %d" % (len(flows), q50, q99))
     sys.exit(0)
 util, jain = window(lo, hi)
 conv = "-"
@@ -48,4 +73,4 @@ for start in range(0, hi - w + 1):
            for a in range(start, hi - w + 1)):
         conv = "%.1f" % (start * BIN)
         break
-print("%.3f %.3f %s %d" % (util, jain, conv, len(flows)))
+print("%.3f %.3f %s %d %d %d" % (util, jain, conv, len(flows), q50, q99))

@@ -5,7 +5,9 @@ header each, as HTB counts them) per UDP
 source port (rxe gives every QP its own) on IFACE for SECS seconds, in
 0.5 s bins. On the receiver's ifb0 this is what left the bottleneck.
 OUT gets one line per bin and port: "bin_start_s sport bytes", time from
-the first packet seen. Stops early on SIGTERM."""
+the first packet seen; OUT.t0 gets that first packet's wall-clock time
+(seconds since the epoch), so that other samples can be aligned with the
+transfer. Stops early on SIGTERM."""
 import signal
 import socket
 import sys
@@ -45,6 +47,8 @@ while not stop and time.monotonic() < end:
     now = time.monotonic()
     if t0 is None:
         t0 = now
+        with open(out + '.t0', 'w') as f:
+            f.write("%.3f\n" % time.time())
     b = int((now - t0) / BIN)
     sport = int.from_bytes(ip[ihl:ihl + 2], 'big')
     k = (b, sport)

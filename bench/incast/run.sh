@@ -14,10 +14,15 @@
 #     rocetune, then with it (lab preset).
 #
 #   bench/incast/run.sh [lab-run options]     (on the host; ~15 min)
-#   Environment: INCAST_SECS (per run, default 15), COST_REPS (default 5),
-#                COST_SECS (default 4), BN_MBIT (default 8).
+#   Environment: INCAST_SECS (per run, default 15), COST_REPS (default 5;
+#                0 skips the hook cost), COST_SECS (default 4), BN_MBIT
+#                (default 8), INCAST_NS (default "1 4 16"), ROCE_MTU
+#                (perftest's path MTU, default 1024), RT_EXTRA (lab preset
+#                overrides, "name=value ..."), INCAST_RESULTS (where the
+#                table goes, default bench/incast/results.txt).
 #
-# Writes bench/incast/results.txt (host1's table). Columns:
+# Writes bench/incast/results.txt (host1's table; the lab's output
+# directory, named on stderr, keeps every log and sample). Columns:
 #   util     bytes that left the bottleneck (Ethernet+IP, per-QP capture on
 #            ifb0, bench/incast/flowcap.py) / its rate, over the transfer
 #            less its first 2 s and last 1 s (bench/incast/analyze.py)
@@ -26,7 +31,8 @@
 #   ce       packets RED marked CE
 #   rexmit   rxe duplicate_request + out_of_seq_request + rcvd_seq_err +
 #            completer_retry_err, both hosts
-#   q50/q99  ifb0 RED backlog in bytes, sampled every 0.2 s during the run
+#   q50/q99  ifb0 RED backlog in bytes, sampled every 0.1 s from the
+#            transfer's first packet to its end, start-up included
 #            (RED marks all packets above max, RED_MAX)
 #   jain     Jain's index of the QPs' bytes over the util window
 #   conv_s   time from the first packet until every later 1 s window has
@@ -39,13 +45,15 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	out=$(mktemp -d /tmp/rocetune-incast.XXXXXX)
 	"$here/../../selftests/lab/lab-run" --hosts 2 --timeout 2400 --out "$out/run" \
 		--env INCAST_SECS="${INCAST_SECS:-15}" --env COST_REPS="${COST_REPS:-5}" \
-		--env COST_SECS="${COST_SECS:-4}" --env BN_MBIT="${BN_MBIT:-8}" "$@" \
+		--env COST_SECS="${COST_SECS:-4}" --env BN_MBIT="${BN_MBIT:-8}" \
+		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env ROCE_MTU="${ROCE_MTU:-1024}" \
+		--env RT_EXTRA="${RT_EXTRA:-}" "$@" \
 		--script "1,2=$here/run.sh"
 	rc=$?
 	echo "# lab output: $out/run" >&2
 	if [[ -s $out/run/share/host1/results.txt ]]; then
-		cp "$out/run/share/host1/results.txt" "$here/results.txt"
-		cat "$here/results.txt"
+		cp "$out/run/share/host1/results.txt" "${INCAST_RESULTS:-$here/results.txt}"
+		cat "$out/run/share/host1/results.txt"
 	fi
 	exit $rc
 fi
@@ -58,6 +66,10 @@ HW=/sys/class/infiniband/rxe0/ports/1/hw_counters
 SECS=${INCAST_SECS:-15}
 REPS=${COST_REPS:-5}
 CSECS=${COST_SECS:-4}
+NS=${INCAST_NS:-1 4 16}
+MTU=${ROCE_MTU:-1024}
+# shellcheck disable=SC2206 # name=value words
+RT_LAB_PRESET+=(${RT_EXTRA:-})
 PORT=18515
 R=$LAB_HOST_DIR/results.txt
 
@@ -85,7 +97,7 @@ unload() { rmmod rocetune; }
 one() {
 	local name=$1; shift
 	if ((LAB_HOST == 1)); then
-		stdbuf -oL timeout $((SECS + 150)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 18 "$@" >"$LAB_HOST_DIR/$name.log" 2>&1 &
+		stdbuf -oL timeout $((SECS + 150)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 18 -m "$MTU" "$@" >"$LAB_HOST_DIR/$name.log" 2>&1 &
 		local srv=$!
 		for _ in $(seq 300); do [[ -n $(ss -Hltn "sport = :$PORT") ]] && break; sleep 0.2; done
 		lab_put "ready-$name" 1
@@ -96,7 +108,7 @@ one() {
 		lab_get 1 "ready-$name" 150 >/dev/null
 		for _ in $(seq 10); do
 			sleep 1
-			stdbuf -oL timeout $((SECS + 120)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 18 "$@" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/$name.log" 2>&1
+			stdbuf -oL timeout $((SECS + 120)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 18 -m "$MTU" "$@" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/$name.log" 2>&1
 			grep -q "Couldn't connect" "$LAB_HOST_DIR/$name.log" || break
 		done
 		lab_put "done-$name" 1
@@ -116,12 +128,15 @@ for i in $(seq "$REPS"); do
 		[[ $mode == on ]] && unload
 	done
 done
-((LAB_HOST == 2)) && lab_put mr "$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-off")|$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-on")"
+if ((LAB_HOST == 2)); then
+	touch "$LAB_HOST_DIR/mr-off" "$LAB_HOST_DIR/mr-on"
+	lab_put mr "$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-off")|$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-on")"
+fi
 ((LAB_HOST == 1)) && { rt_lab_bottleneck || exit 1; }
 lab_barrier bottleneck 120
 
 # 2. Incast, each N without then with rocetune.
-for n in 1 4 16; do
+for n in $NS; do
 	for mode in off on; do
 		name=$mode-$n
 		[[ $mode == on ]] && load preset
@@ -129,7 +144,7 @@ for n in 1 4 16; do
 		h0=$(hwsum)
 		if ((LAB_HOST == 1)); then
 			d0=$(redstat dropped); c0=$(redstat marked)
-			( while :; do redstat backlog; sleep 0.2; done ) >"$LAB_HOST_DIR/q-$name" 2>/dev/null &
+			( while :; do echo "$(date +%s.%N) $(redstat backlog)"; sleep 0.1; done ) >"$LAB_HOST_DIR/q-$name" 2>/dev/null &
 			mon=$!
 			python3 "$here/flowcap.py" ifb0 $((SECS + 200)) "$LAB_HOST_DIR/flows-$name" &
 			cap=$!
@@ -141,9 +156,9 @@ for n in 1 4 16; do
 			kill -TERM $cap; wait $cap
 			peer=$(lab_get 2 "hw2-$name" 60)
 			gput=$(lab_get 2 "bw-$name" 60)
-			q=$(sort -n "$LAB_HOST_DIR/q-$name" | awk '{v[NR]=$1} END {if (!NR) {print "0 0"; exit} print v[int((NR-1)*0.5)+1], v[int((NR-1)*0.99)+1]}')
-			a=$(python3 "$here/analyze.py" "$LAB_HOST_DIR/flows-$name" "$n" "$BN_MBIT")
-			echo "$n $mode $a $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(redstat dropped) - d0 )) $(( $(redstat marked) - c0 )) $(( h1 - h0 + peer )) $q" >>"$LAB_HOST_DIR/rows"
+			read -r util jain conv flows q50 q99 < <(python3 "$here/analyze.py" \
+				"$LAB_HOST_DIR/flows-$name" "$n" "$BN_MBIT" "$LAB_HOST_DIR/q-$name")
+			echo "$n $mode $util $jain $conv $flows $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(redstat dropped) - d0 )) $(( $(redstat marked) - c0 )) $(( h1 - h0 + peer )) $q50 $q99" >>"$LAB_HOST_DIR/rows"
 		else
 			lab_put "hw2-$name" $((h1 - h0))
 			lab_put "bw-$name" "$(avg "$name")"
@@ -160,18 +175,19 @@ if ((LAB_HOST == 1)); then
 	mon_=$(printf '%s\n' $on | median)
 	{
 		echo "# rocetune incast benchmark, $(date -u +%F), kernel $(uname -r), 2 TCG guests (1 vCPU each)"
-		echo "# command: bench/incast/run.sh   (INCAST_SECS=$SECS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT)"
+		echo "# command: INCAST_SECS=$SECS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RT_EXTRA='${RT_EXTRA:-}' bench/incast/run.sh"
 		echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + RED ecn min $RED_MIN max $RED_MAX limit $RED_LIMIT B;"
-		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 18 --tclass=2 from host2 (root qdisc fq);"
+		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 18 -m $MTU --tclass=2 from host2 (root qdisc fq);"
 		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts."
 		printf '%-4s %-3s %6s %6s %7s %6s %7s %7s %7s %7s %6s %5s\n' qps cc util jain conv_s gput drops ce rexmit q50_B q99_B flows
 		while read -r n mode util jain conv flows gput drops ce rex q50 q99; do
 			printf '%-4s %-3s %6s %6s %7s %6s %7s %7s %7s %7s %6s %5s\n' "$n" "$mode" "$util" "$jain" "$conv" "$gput" "$drops" "$ce" "$rex" "$q50" "$q99" "$flows"
 		done <"$LAB_HOST_DIR/rows"
-		echo "# hook cost: 64 B ib_write_bw -q 1 -D $CSECS, no bottleneck, message rate in Mpps,"
-		echo "#   alternated $REPS x: not loaded: $off"
-		echo "#   loaded, CC on (module defaults): $on"
-		echo "#   medians: not loaded $moff, loaded $mon_, ratio $(awk -v a="$mon_" -v b="$moff" 'BEGIN {printf "%.3f", b ? a / b : 0}')"
+		((REPS > 0)) || echo "# hook cost: not measured (COST_REPS=0)"
+		((REPS > 0)) && echo "# hook cost: 64 B ib_write_bw -q 1 -D $CSECS, no bottleneck, message rate in Mpps,"
+		((REPS > 0)) && echo "#   alternated $REPS x: not loaded: $off"
+		((REPS > 0)) && echo "#   loaded, CC on (module defaults): $on"
+		((REPS > 0)) && echo "#   medians: not loaded $moff, loaded $mon_, ratio $(awk -v a="$mon_" -v b="$moff" 'BEGIN {printf "%.3f", b ? a / b : 0}')"
 	} >"$R"
 fi
 lab_barrier end 300

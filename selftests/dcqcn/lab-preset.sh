@@ -58,3 +58,26 @@ rt_lab_preset() {
 	done
 	printf 1 >"$1/cc/commit" || { cat "$1/cc/last_error" >&2; return 1; }
 }
+
+# rt_lab_dump IBDEV: the state a stalled transfer leaves behind, as TAP
+# diagnostics: QPs, rxe's counters, the qdiscs and where perftest sleeps.
+rt_lab_dump() {
+	local c p
+	{
+		echo "QPs:"; rdma res show qp link "$1/1" 2>&1
+		echo "counters:"
+		for c in /sys/class/infiniband/"$1"/ports/1/hw_counters/*; do
+			printf ' %s=%s' "${c##*/}" "$(cat "$c")"
+		done
+		echo
+		echo "qdiscs:"; tc -s qdisc show 2>&1
+		echo "TCP:"; ss -tani 2>&1
+		nstat -az TcpActiveOpens TcpPassiveOpens TcpRetransSegs TcpExtTCPSynRetrans \
+			TcpExtListenDrops 2>&1
+		echo "perftest:"
+		for p in $(pgrep -x ib_write_bw); do
+			ps -o pid=,stat=,wchan:32=,args= -p "$p"
+			sed 's/^/  /' "/proc/$p/stack" 2>/dev/null
+		done
+	} | while IFS= read -r c; do tap_diag "$c"; done
+}

@@ -130,11 +130,11 @@ static struct rt_dp_params *rt_dp_params_new(const struct rt_param_set *set,
 	p->cnp_tos = set->v[RT_P_NP_CNP_DSCP] << 2 | set->v[RT_P_NP_CNP_ECN];
 	p->cnp_prio = set->v[RT_P_NP_CNP_PRIO];
 	/*
-	 * rxe's line rate is unknown (0), so an explicit rp_max_rate_mbps is
+	 * rxe's line rate is unknown (0), so an explicit rp_max_rate_kbps is
 	 * the only ceiling there is: enforce it, or a QP at the maximum (every
 	 * QP before its first CNP) sends as fast as rxe can.
 	 */
-	p->pace_at_max = set->v[RT_P_RP_MAX_RATE_MBPS] != 0;
+	p->pace_at_max = set->v[RT_P_RP_MAX_RATE_KBPS] != 0;
 	return p;
 }
 

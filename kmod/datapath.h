@@ -92,7 +92,7 @@ struct rt_qp {
 	u64 next_tx_ns;			/* pacing clock (EDT) */
 	u8 tx_prio;
 	bool cc_enable;
-	u32 rate_cap_mbps;		/* 0 = none */
+	u32 rate_cap_kbps;		/* 0 = none */
 	struct rt_qp_counters cnt;
 };
 

@@ -17,7 +17,7 @@
 #   cannot meet: rxe's retransmission evidence at least 4x lower, RED drops
 #   at most a tenth (throughput is reported, not asserted).
 # Phase 3 "pacing": bottleneck removed; one QP given cc_enable=0 and
-#   rate_cap_mbps=10 through qp_ctl sends within 10 % of 10 Mbit/s
+#   rate_cap_kbps=10000 through qp_ctl sends within 10 % of 10 Mbit/s
 #   (measured on the wire, IP level); forged CNPs (unknown QPN, and the live
 #   QP from a wrong source address, both with a correct ICRC) are rejected
 #   and change no rate.
@@ -284,7 +284,7 @@ if ((LAB_HOST == 2)); then
 		done
 		echo "$qpn" >"$LAB_HOST_DIR/pace.qpn"
 		printf '%s cc_enable=0' "$qpn" >"$P/qp_ctl"
-		printf '%s rate_cap_mbps=%s' "$qpn" "$CAP" >"$P/qp_ctl"
+		printf '%s rate_cap_kbps=%s' "$qpn" $((CAP * 1000)) >"$P/qp_ctl"
 		tap_diag "qp_ctl: $(cat "$P/qp_ctl")" >"$LAB_HOST_DIR/qp_ctl.diag"
 		# Forgery: freeze the QP's counters, let host1 forge, compare.
 		printf '%s' "$qpn" >"$P/qp_watch"

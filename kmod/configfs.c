@@ -482,9 +482,9 @@ static ssize_t rt_active_show(struct config_item *item, enum rt_param_id id,
 	X(np_enabled_prios, RT_P_NP_ENABLED_PRIOS)			\
 	X(ecn_enabled_prios, RT_P_ECN_ENABLED_PRIOS)			\
 	X(ecn_codepoint, RT_P_ECN_CODEPOINT)				\
-	X(rp_min_rate_mbps, RT_P_RP_MIN_RATE_MBPS)			\
-	X(rp_max_rate_mbps, RT_P_RP_MAX_RATE_MBPS)			\
-	X(rp_rate_on_first_cnp_mbps, RT_P_RP_RATE_ON_FIRST_CNP_MBPS)	\
+	X(rp_min_rate_kbps, RT_P_RP_MIN_RATE_KBPS)			\
+	X(rp_max_rate_kbps, RT_P_RP_MAX_RATE_KBPS)			\
+	X(rp_rate_on_first_cnp_kbps, RT_P_RP_RATE_ON_FIRST_CNP_KBPS)	\
 	X(rp_alpha_gain_1024ths, RT_P_RP_ALPHA_GAIN_1024THS)		\
 	X(rp_initial_alpha_1024ths, RT_P_RP_INITIAL_ALPHA_1024THS)	\
 	X(rp_alpha_update_period_us, RT_P_RP_ALPHA_UPDATE_PERIOD_US)	\
@@ -496,8 +496,8 @@ static ssize_t rt_active_show(struct config_item *item, enum rt_param_id id,
 	X(rp_rate_increase_timer_us, RT_P_RP_RATE_INCREASE_TIMER_US)	\
 	X(rp_byte_counter_bytes, RT_P_RP_BYTE_COUNTER_BYTES)		\
 	X(rp_fast_recovery_stages, RT_P_RP_FAST_RECOVERY_STAGES)	\
-	X(rp_additive_increase_mbps, RT_P_RP_ADDITIVE_INCREASE_MBPS)	\
-	X(rp_hyper_increase_mbps, RT_P_RP_HYPER_INCREASE_MBPS)		\
+	X(rp_additive_increase_kbps, RT_P_RP_ADDITIVE_INCREASE_KBPS)	\
+	X(rp_hyper_increase_kbps, RT_P_RP_HYPER_INCREASE_KBPS)		\
 	X(np_min_cnp_interval_us, RT_P_NP_MIN_CNP_INTERVAL_US)		\
 	X(np_cnp_dscp, RT_P_NP_CNP_DSCP)				\
 	X(np_cnp_prio, RT_P_NP_CNP_PRIO)				\

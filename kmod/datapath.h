@@ -44,7 +44,7 @@ struct rt_dp_params {
 	u8 ecn_codepoint;
 	u8 cnp_tos;		/* DSCP << 2 | ECN */
 	u8 cnp_prio;
-	/* rp_max_rate_mbps is set: a QP at the maximum rate is paced too. */
+	/* rp_max_rate_kbps is set: a QP at the maximum rate is paced too. */
 	bool pace_at_max;
 };
 
@@ -92,7 +92,7 @@ struct rt_qp {
 	u64 next_tx_ns;			/* pacing clock (EDT) */
 	u8 tx_prio;
 	bool cc_enable;
-	u32 rate_cap_mbps;		/* 0 = none */
+	u32 rate_cap_kbps;		/* 0 = none */
 	struct rt_qp_counters cnt;
 };
 

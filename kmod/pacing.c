@@ -4,7 +4,7 @@
  *
  * Each LIVE QP has a pacing clock: a packet leaves no earlier than the
  * clock, which then advances by the packet's length at the QP's current
- * rate (its DCQCN rate, capped by its rate_cap_mbps tunable). The time
+ * rate (its DCQCN rate, capped by its rate_cap_kbps tunable). The time
  * goes in skb->tstamp as an earliest departure time; only the fq qdisc
  * honours it, so the egress device's root qdisc is checked once a second
  * and pacing is reported inactive (configfs "pacing", kernel log) while
@@ -125,8 +125,8 @@ unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
 	qp->tx_prio = prio;
 	dcqcn_rp_on_tx(&qp->rp, &p->dc, div_u64(now, NSEC_PER_USEC), len);
 	rate = qp->cc_enable ? dcqcn_rp_rate_kbps(&qp->rp) : p->dc.max_rate_kbps;
-	if (qp->rate_cap_mbps && (u64)qp->rate_cap_mbps * 1000 < rate)
-		rate = qp->rate_cap_mbps * 1000;
+	if (qp->rate_cap_kbps && qp->rate_cap_kbps < rate)
+		rate = qp->rate_cap_kbps;
 	limited = rate && (rate < p->dc.max_rate_kbps || p->pace_at_max);
 	if (READ_ONCE(dp->pacing_active)) {
 		t = max(qp->next_tx_ns, now);

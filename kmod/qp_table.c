@@ -130,11 +130,11 @@ static struct rt_dp_params *rt_dp_params_new(const struct rt_param_set *set,
 	p->cnp_tos = set->v[RT_P_NP_CNP_DSCP] << 2 | set->v[RT_P_NP_CNP_ECN];
 	p->cnp_prio = set->v[RT_P_NP_CNP_PRIO];
 	/*
-	 * rxe's line rate is unknown (0), so an explicit rp_max_rate_mbps is
+	 * rxe's line rate is unknown (0), so an explicit rp_max_rate_kbps is
 	 * the only ceiling there is: enforce it, or a QP at the maximum (every
 	 * QP before its first CNP) sends as fast as rxe can.
 	 */
-	p->pace_at_max = set->v[RT_P_RP_MAX_RATE_MBPS] != 0;
+	p->pace_at_max = set->v[RT_P_RP_MAX_RATE_KBPS] != 0;
 	return p;
 }
 
@@ -482,7 +482,7 @@ static const char *const rt_qp_state_names[] = {
 };
 
 struct rt_qp_snap {
-	u32 qpn, peer_qpn, rate_kbps, target_kbps, alpha, rate_cap_mbps;
+	u32 qpn, peer_qpn, rate_kbps, target_kbps, alpha, rate_cap_kbps;
 	u64 increases, since_cnp_us;
 	bool cc_enable, has_cnp;
 	u8 state;
@@ -506,7 +506,7 @@ static void rt_qp_snapshot(struct rt_qp *qp, struct rt_qp_snap *s)
 	s->increases = qp->rp.stats.fast_recovery + qp->rp.stats.additive +
 		       qp->rp.stats.hyper;
 	s->cc_enable = qp->cc_enable;
-	s->rate_cap_mbps = qp->rate_cap_mbps;
+	s->rate_cap_kbps = qp->rate_cap_kbps;
 	s->cnt = qp->cnt;
 	spin_unlock_bh(&qp->lock);
 	s->has_cnp = s->cnt.last_cnp_ns != 0;
@@ -515,7 +515,7 @@ static void rt_qp_snapshot(struct rt_qp *qp, struct rt_qp_snap *s)
 }
 
 #define RT_QP_LINE_HEADER \
-	"qpn peer_qpn state rate_kbps target_kbps alpha_1024ths cnp_sent cnp_rcvd cnp_rejected ce_rcvd paced_pkts paced_bytes rate_cuts rate_increases since_last_cnp_us cc_enable rate_cap_mbps\n"
+	"qpn peer_qpn state rate_kbps target_kbps alpha_1024ths cnp_sent cnp_rcvd cnp_rejected ce_rcvd paced_pkts paced_bytes rate_cuts rate_increases since_last_cnp_us cc_enable rate_cap_kbps\n"
 /* Longest line: 17 fields of at most 20 digits and a separator. */
 #define RT_QP_LINE_MAX	(17 * 21 + 1)
 
@@ -541,15 +541,15 @@ ssize_t rt_qp_format(struct rt_qp *qp, char *buf, size_t len, bool line)
 				 s.cnt.cnp_rejected, s.cnt.ce_rcvd,
 				 s.cnt.paced_pkts, s.cnt.paced_bytes,
 				 s.cnt.rate_cuts, s.increases, since,
-				 s.cc_enable, s.rate_cap_mbps);
+				 s.cc_enable, s.rate_cap_kbps);
 	return scnprintf(buf, len,
-			 "qpn %u\npeer_qpn %u\nstate %s\nrate_kbps %u\ntarget_kbps %u\nalpha_1024ths %u\ncnp_sent %llu\ncnp_rcvd %llu\ncnp_rejected %llu\nce_rcvd %llu\npaced_pkts %llu\npaced_bytes %llu\nrate_cuts %llu\nrate_increases %llu\nsince_last_cnp_us %s\ncc_enable %u\nrate_cap_mbps %u\n",
+			 "qpn %u\npeer_qpn %u\nstate %s\nrate_kbps %u\ntarget_kbps %u\nalpha_1024ths %u\ncnp_sent %llu\ncnp_rcvd %llu\ncnp_rejected %llu\nce_rcvd %llu\npaced_pkts %llu\npaced_bytes %llu\nrate_cuts %llu\nrate_increases %llu\nsince_last_cnp_us %s\ncc_enable %u\nrate_cap_kbps %u\n",
 			 s.qpn, s.peer_qpn, rt_qp_state_names[s.state],
 			 s.rate_kbps, s.target_kbps, alpha,
 			 s.cnt.cnp_sent, s.cnt.cnp_rcvd, s.cnt.cnp_rejected,
 			 s.cnt.ce_rcvd, s.cnt.paced_pkts, s.cnt.paced_bytes,
 			 s.cnt.rate_cuts, s.increases, since,
-			 s.cc_enable, s.rate_cap_mbps);
+			 s.cc_enable, s.rate_cap_kbps);
 }
 
 /*
@@ -605,11 +605,11 @@ ssize_t rt_qp_ctl_show(struct rt_dp *dp, char *page)
 			continue;
 		spin_lock_bh(&qp->lock);
 		en = qp->cc_enable;
-		cap = qp->rate_cap_mbps;
+		cap = qp->rate_cap_kbps;
 		spin_unlock_bh(&qp->lock);
 		if (en && !cap)
 			continue;
-		n += sysfs_emit_at(page, n, "%u cc_enable=%u rate_cap_mbps=%u\n",
+		n += sysfs_emit_at(page, n, "%u cc_enable=%u rate_cap_kbps=%u\n",
 				   qp->qpn, en, cap);
 	}
 	rcu_read_unlock();
@@ -617,7 +617,7 @@ ssize_t rt_qp_ctl_show(struct rt_dp *dp, char *page)
 }
 
 /*
- * "QPN cc_enable=0|1" or "QPN rate_cap_mbps=N" (0 = no cap). The QP must
+ * "QPN cc_enable=0|1" or "QPN rate_cap_kbps=N" (0 = no cap). The QP must
  * exist (restrack); it is tracked from now on if it was not.
  */
 int rt_qp_ctl_store(struct rt_dp *dp, const char *buf, size_t len)
@@ -640,7 +640,7 @@ int rt_qp_ctl_store(struct rt_dp *dp, const char *buf, size_t len)
 	if (rt_parse_u32(tmp, strlen(tmp), &qpn) || qpn > 0xffffff ||
 	    rt_parse_u32(val, strlen(val), &v))
 		return -EINVAL;
-	if (strcmp(sp, "cc_enable") && strcmp(sp, "rate_cap_mbps"))
+	if (strcmp(sp, "cc_enable") && strcmp(sp, "rate_cap_kbps"))
 		return -EINVAL;
 	if (!strcmp(sp, "cc_enable") && v > 1)
 		return -EINVAL;
@@ -660,7 +660,7 @@ int rt_qp_ctl_store(struct rt_dp *dp, const char *buf, size_t len)
 		if (!strcmp(sp, "cc_enable"))
 			qp->cc_enable = v;
 		else
-			qp->rate_cap_mbps = v;
+			qp->rate_cap_kbps = v;
 		spin_unlock_bh(&qp->lock);
 	}
 	rcu_read_unlock();

@@ -37,32 +37,35 @@ int dcqcn_params_from_set(const struct rt_param_set *set, u32 line_rate_mbps,
 			  struct dcqcn_params *p)
 {
 	const u32 *v = set->v;
-	u32 cap = rt_param_descs[RT_P_RP_MAX_RATE_MBPS].max;
-	u32 max_mbps, min_mbps, first_mbps;
+	u32 cap = rt_param_descs[RT_P_RP_MAX_RATE_KBPS].max;
+	u32 max_kbps, min_kbps, first_kbps;
 	char why[96];
 
 	if (rt_params_validate(set, why, sizeof(why)))
 		return -EINVAL;
 
-	/* Ceiling: the line rate, lowered by rp_max_rate_mbps if set. */
-	max_mbps = cap;
-	if (line_rate_mbps && line_rate_mbps < cap)
-		max_mbps = line_rate_mbps;
-	if (v[RT_P_RP_MAX_RATE_MBPS] && v[RT_P_RP_MAX_RATE_MBPS] < max_mbps)
-		max_mbps = v[RT_P_RP_MAX_RATE_MBPS];
+	/*
+	 * Ceiling: the line rate (a device property in Mb/s; u64 so that no
+	 * line rate can wrap), lowered by rp_max_rate_kbps if set.
+	 */
+	max_kbps = cap;
+	if (line_rate_mbps && (u64)line_rate_mbps * 1000u < cap)
+		max_kbps = line_rate_mbps * 1000u;
+	if (v[RT_P_RP_MAX_RATE_KBPS] && v[RT_P_RP_MAX_RATE_KBPS] < max_kbps)
+		max_kbps = v[RT_P_RP_MAX_RATE_KBPS];
 	/* A floor above a slow link's line rate becomes the line rate. */
-	min_mbps = v[RT_P_RP_MIN_RATE_MBPS];
-	if (min_mbps > max_mbps)
-		min_mbps = max_mbps;
-	first_mbps = v[RT_P_RP_RATE_ON_FIRST_CNP_MBPS];
-	if (first_mbps > max_mbps)
-		first_mbps = max_mbps;
-	if (first_mbps && first_mbps < min_mbps)
-		first_mbps = min_mbps;
+	min_kbps = v[RT_P_RP_MIN_RATE_KBPS];
+	if (min_kbps > max_kbps)
+		min_kbps = max_kbps;
+	first_kbps = v[RT_P_RP_RATE_ON_FIRST_CNP_KBPS];
+	if (first_kbps > max_kbps)
+		first_kbps = max_kbps;
+	if (first_kbps && first_kbps < min_kbps)
+		first_kbps = min_kbps;
 
-	p->max_rate_kbps = max_mbps * 1000u;
-	p->min_rate_kbps = min_mbps * 1000u;
-	p->first_cnp_rate_kbps = first_mbps * 1000u;
+	p->max_rate_kbps = max_kbps;
+	p->min_rate_kbps = min_kbps;
+	p->first_cnp_rate_kbps = first_kbps;
 	p->g = v[RT_P_RP_ALPHA_GAIN_1024THS];
 	p->alpha_init = v[RT_P_RP_INITIAL_ALPHA_1024THS] <<
 			(DCQCN_ALPHA_SHIFT - DCQCN_G_SHIFT);
@@ -73,8 +76,8 @@ int dcqcn_params_from_set(const struct rt_param_set *set, u32 line_rate_mbps,
 	p->timer_us = v[RT_P_RP_RATE_INCREASE_TIMER_US];
 	p->byte_counter = v[RT_P_RP_BYTE_COUNTER_BYTES];
 	p->fast_recovery = v[RT_P_RP_FAST_RECOVERY_STAGES];
-	p->ai_kbps = v[RT_P_RP_ADDITIVE_INCREASE_MBPS] * 1000u;
-	p->hai_kbps = v[RT_P_RP_HYPER_INCREASE_MBPS] * 1000u;
+	p->ai_kbps = v[RT_P_RP_ADDITIVE_INCREASE_KBPS];
+	p->hai_kbps = v[RT_P_RP_HYPER_INCREASE_KBPS];
 	p->np_interval_us = v[RT_P_NP_MIN_CNP_INTERVAL_US];
 	p->clamp_target = v[RT_P_RP_CLAMP_TARGET_RATE] != 0;
 	p->clamp_after_timer = v[RT_P_RP_CLAMP_TARGET_AFTER_TIMER] != 0;

@@ -45,9 +45,9 @@
  * within min..max).
  */
 struct dcqcn_params {
-	u32 min_rate_kbps;	/* rp_min_rate_mbps, at most max_rate_kbps */
-	u32 max_rate_kbps;	/* line rate, or rp_max_rate_mbps if lower */
-	u32 first_cnp_rate_kbps; /* rp_rate_on_first_cnp_mbps; 0 = a cut */
+	u32 min_rate_kbps;	/* rp_min_rate_kbps, at most max_rate_kbps */
+	u32 max_rate_kbps;	/* line rate, or rp_max_rate_kbps if lower */
+	u32 first_cnp_rate_kbps; /* rp_rate_on_first_cnp_kbps; 0 = a cut */
 	u32 g;			/* rp_alpha_gain_1024ths: g = this/1024 */
 	u32 alpha_init;		/* rp_initial_alpha_1024ths, in Q20 */
 	u32 alpha_period_us;	/* rp_alpha_update_period_us: K */
@@ -57,8 +57,8 @@ struct dcqcn_params {
 	u32 timer_us;		/* rp_rate_increase_timer_us: T */
 	u32 byte_counter;	/* rp_byte_counter_bytes: B; 0 = off */
 	u32 fast_recovery;	/* rp_fast_recovery_stages: F */
-	u32 ai_kbps;		/* rp_additive_increase_mbps: R_AI */
-	u32 hai_kbps;		/* rp_hyper_increase_mbps: R_HAI */
+	u32 ai_kbps;		/* rp_additive_increase_kbps: R_AI */
+	u32 hai_kbps;		/* rp_hyper_increase_kbps: R_HAI */
 	u32 np_interval_us;	/* np_min_cnp_interval_us: N */
 	bool clamp_target;	/* rp_clamp_target_rate */
 	bool clamp_after_timer;	/* rp_clamp_target_after_timer */
@@ -103,7 +103,7 @@ struct dcqcn_np {
 
 /*
  * Derive core parameters from a whole rt_param_set for a port whose line
- * rate is @line_rate_mbps (0 = unknown: rp_max_rate_mbps or, if that is 0
+ * rate is @line_rate_mbps (0 = unknown: rp_max_rate_kbps or, if that is 0
  * too, the largest rate rt_params accepts). Returns 0, or -EINVAL if the
  * set fails rt_params_validate().
  */

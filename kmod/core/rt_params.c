@@ -5,7 +5,7 @@
  */
 #include "rt_params.h"
 
-#define RATE_MAX_MBPS	1600000u	/* 1.6 Tb/s: above any port today */
+#define RATE_MAX_KBPS	1600000000u	/* 1.6 Tb/s: above any port today */
 #define PERIOD_MAX_US	10000000u	/* 10 s */
 
 const struct rt_param_desc rt_param_descs[RT_P_COUNT] = {
@@ -22,14 +22,14 @@ const struct rt_param_desc rt_param_descs[RT_P_COUNT] = {
 		"ecn_codepoint", "ECN", RT_KIND_U32, 1, 2,
 		"ECN-capable codepoint for data packets: 1 = ECT(1), 2 = ECT(0)" },
 
-	[RT_P_RP_MIN_RATE_MBPS] = {
-		"rp_min_rate_mbps", "Mb/s", RT_KIND_U32, 1, RATE_MAX_MBPS,
+	[RT_P_RP_MIN_RATE_KBPS] = {
+		"rp_min_rate_kbps", "kb/s", RT_KIND_U32, 1, RATE_MAX_KBPS,
 		"floor of the rate limiter" },
-	[RT_P_RP_MAX_RATE_MBPS] = {
-		"rp_max_rate_mbps", "Mb/s", RT_KIND_U32, 0, RATE_MAX_MBPS,
+	[RT_P_RP_MAX_RATE_KBPS] = {
+		"rp_max_rate_kbps", "kb/s", RT_KIND_U32, 0, RATE_MAX_KBPS,
 		"ceiling of the rate limiter; 0 = line rate" },
-	[RT_P_RP_RATE_ON_FIRST_CNP_MBPS] = {
-		"rp_rate_on_first_cnp_mbps", "Mb/s", RT_KIND_U32, 0, RATE_MAX_MBPS,
+	[RT_P_RP_RATE_ON_FIRST_CNP_KBPS] = {
+		"rp_rate_on_first_cnp_kbps", "kb/s", RT_KIND_U32, 0, RATE_MAX_KBPS,
 		"rate a flow is set to on its first CNP; 0 = cut from the current rate" },
 	[RT_P_RP_ALPHA_GAIN_1024THS] = {
 		"rp_alpha_gain_1024ths", "1/1024", RT_KIND_U32, 1, 1023,
@@ -64,11 +64,11 @@ const struct rt_param_desc rt_param_descs[RT_P_COUNT] = {
 	[RT_P_RP_FAST_RECOVERY_STAGES] = {
 		"rp_fast_recovery_stages", "stages", RT_KIND_U32, 1, 31,
 		"F: increase stages of fast recovery before additive increase" },
-	[RT_P_RP_ADDITIVE_INCREASE_MBPS] = {
-		"rp_additive_increase_mbps", "Mb/s", RT_KIND_U32, 1, RATE_MAX_MBPS,
+	[RT_P_RP_ADDITIVE_INCREASE_KBPS] = {
+		"rp_additive_increase_kbps", "kb/s", RT_KIND_U32, 1, RATE_MAX_KBPS,
 		"R_AI: target-rate step in additive increase" },
-	[RT_P_RP_HYPER_INCREASE_MBPS] = {
-		"rp_hyper_increase_mbps", "Mb/s", RT_KIND_U32, 1, RATE_MAX_MBPS,
+	[RT_P_RP_HYPER_INCREASE_KBPS] = {
+		"rp_hyper_increase_kbps", "kb/s", RT_KIND_U32, 1, RATE_MAX_KBPS,
 		"R_HAI: target-rate step in hyper increase" },
 
 	[RT_P_NP_MIN_CNP_INTERVAL_US] = {
@@ -99,9 +99,9 @@ const struct rt_preset rt_presets[] = {
 			[RT_P_NP_ENABLED_PRIOS] = 0xff,
 			[RT_P_ECN_ENABLED_PRIOS] = 0xff,
 			[RT_P_ECN_CODEPOINT] = 2,
-			[RT_P_RP_MIN_RATE_MBPS] = 1,
-			[RT_P_RP_MAX_RATE_MBPS] = 0,
-			[RT_P_RP_RATE_ON_FIRST_CNP_MBPS] = 0,
+			[RT_P_RP_MIN_RATE_KBPS] = 1000,
+			[RT_P_RP_MAX_RATE_KBPS] = 0,
+			[RT_P_RP_RATE_ON_FIRST_CNP_KBPS] = 0,
 			[RT_P_RP_ALPHA_GAIN_1024THS] = 4,
 			[RT_P_RP_INITIAL_ALPHA_1024THS] = 1024,
 			[RT_P_RP_ALPHA_UPDATE_PERIOD_US] = 55,
@@ -113,8 +113,8 @@ const struct rt_preset rt_presets[] = {
 			[RT_P_RP_RATE_INCREASE_TIMER_US] = 55,
 			[RT_P_RP_BYTE_COUNTER_BYTES] = 10000000,
 			[RT_P_RP_FAST_RECOVERY_STAGES] = 5,
-			[RT_P_RP_ADDITIVE_INCREASE_MBPS] = 40,
-			[RT_P_RP_HYPER_INCREASE_MBPS] = 200,
+			[RT_P_RP_ADDITIVE_INCREASE_KBPS] = 40000,
+			[RT_P_RP_HYPER_INCREASE_KBPS] = 200000,
 			[RT_P_NP_MIN_CNP_INTERVAL_US] = 50,
 			[RT_P_NP_CNP_DSCP] = 48,
 			[RT_P_NP_CNP_PRIO] = 6,
@@ -129,9 +129,9 @@ const struct rt_preset rt_presets[] = {
 			[RT_P_NP_ENABLED_PRIOS] = 0xff,
 			[RT_P_ECN_ENABLED_PRIOS] = 0xff,
 			[RT_P_ECN_CODEPOINT] = 2,
-			[RT_P_RP_MIN_RATE_MBPS] = 1,
-			[RT_P_RP_MAX_RATE_MBPS] = 0,
-			[RT_P_RP_RATE_ON_FIRST_CNP_MBPS] = 0,
+			[RT_P_RP_MIN_RATE_KBPS] = 1000,
+			[RT_P_RP_MAX_RATE_KBPS] = 0,
+			[RT_P_RP_RATE_ON_FIRST_CNP_KBPS] = 0,
 			[RT_P_RP_ALPHA_GAIN_1024THS] = 5,
 			[RT_P_RP_INITIAL_ALPHA_1024THS] = 1023,
 			[RT_P_RP_ALPHA_UPDATE_PERIOD_US] = 1,
@@ -143,8 +143,8 @@ const struct rt_preset rt_presets[] = {
 			[RT_P_RP_RATE_INCREASE_TIMER_US] = 300,
 			[RT_P_RP_BYTE_COUNTER_BYTES] = 32767,
 			[RT_P_RP_FAST_RECOVERY_STAGES] = 1,
-			[RT_P_RP_ADDITIVE_INCREASE_MBPS] = 5,
-			[RT_P_RP_HYPER_INCREASE_MBPS] = 50,
+			[RT_P_RP_ADDITIVE_INCREASE_KBPS] = 5000,
+			[RT_P_RP_HYPER_INCREASE_KBPS] = 50000,
 			[RT_P_NP_MIN_CNP_INTERVAL_US] = 4,
 			[RT_P_NP_CNP_DSCP] = 48,
 			[RT_P_NP_CNP_PRIO] = 6,
@@ -328,27 +328,27 @@ int rt_params_validate(const struct rt_param_set *s, char *why, size_t whylen)
 			return -EINVAL;
 		}
 	}
-	if (v[RT_P_RP_MAX_RATE_MBPS] &&
-	    v[RT_P_RP_MIN_RATE_MBPS] > v[RT_P_RP_MAX_RATE_MBPS]) {
+	if (v[RT_P_RP_MAX_RATE_KBPS] &&
+	    v[RT_P_RP_MIN_RATE_KBPS] > v[RT_P_RP_MAX_RATE_KBPS]) {
 		snprintf(why, whylen,
-			 "rp_min_rate_mbps=%u exceeds rp_max_rate_mbps=%u",
-			 v[RT_P_RP_MIN_RATE_MBPS], v[RT_P_RP_MAX_RATE_MBPS]);
+			 "rp_min_rate_kbps=%u exceeds rp_max_rate_kbps=%u",
+			 v[RT_P_RP_MIN_RATE_KBPS], v[RT_P_RP_MAX_RATE_KBPS]);
 		return -EINVAL;
 	}
-	if (v[RT_P_RP_RATE_ON_FIRST_CNP_MBPS] &&
-	    (v[RT_P_RP_RATE_ON_FIRST_CNP_MBPS] < v[RT_P_RP_MIN_RATE_MBPS] ||
-	     (v[RT_P_RP_MAX_RATE_MBPS] &&
-	      v[RT_P_RP_RATE_ON_FIRST_CNP_MBPS] > v[RT_P_RP_MAX_RATE_MBPS]))) {
+	if (v[RT_P_RP_RATE_ON_FIRST_CNP_KBPS] &&
+	    (v[RT_P_RP_RATE_ON_FIRST_CNP_KBPS] < v[RT_P_RP_MIN_RATE_KBPS] ||
+	     (v[RT_P_RP_MAX_RATE_KBPS] &&
+	      v[RT_P_RP_RATE_ON_FIRST_CNP_KBPS] > v[RT_P_RP_MAX_RATE_KBPS]))) {
 		snprintf(why, whylen,
-			 "rp_rate_on_first_cnp_mbps=%u is outside rp_min_rate_mbps..rp_max_rate_mbps",
-			 v[RT_P_RP_RATE_ON_FIRST_CNP_MBPS]);
+			 "rp_rate_on_first_cnp_kbps=%u is outside rp_min_rate_kbps..rp_max_rate_kbps",
+			 v[RT_P_RP_RATE_ON_FIRST_CNP_KBPS]);
 		return -EINVAL;
 	}
-	if (v[RT_P_RP_ADDITIVE_INCREASE_MBPS] > v[RT_P_RP_HYPER_INCREASE_MBPS]) {
+	if (v[RT_P_RP_ADDITIVE_INCREASE_KBPS] > v[RT_P_RP_HYPER_INCREASE_KBPS]) {
 		snprintf(why, whylen,
-			 "rp_additive_increase_mbps=%u exceeds rp_hyper_increase_mbps=%u",
-			 v[RT_P_RP_ADDITIVE_INCREASE_MBPS],
-			 v[RT_P_RP_HYPER_INCREASE_MBPS]);
+			 "rp_additive_increase_kbps=%u exceeds rp_hyper_increase_kbps=%u",
+			 v[RT_P_RP_ADDITIVE_INCREASE_KBPS],
+			 v[RT_P_RP_HYPER_INCREASE_KBPS]);
 		return -EINVAL;
 	}
 	if (whylen)

@@ -22,9 +22,9 @@ enum rt_param_id {
 	RT_P_ECN_CODEPOINT,
 
 	/* Reaction point (sender): rate limits. */
-	RT_P_RP_MIN_RATE_MBPS,
-	RT_P_RP_MAX_RATE_MBPS,
-	RT_P_RP_RATE_ON_FIRST_CNP_MBPS,
+	RT_P_RP_MIN_RATE_KBPS,
+	RT_P_RP_MAX_RATE_KBPS,
+	RT_P_RP_RATE_ON_FIRST_CNP_KBPS,
 	/* Reaction point: rate decrease. */
 	RT_P_RP_ALPHA_GAIN_1024THS,
 	RT_P_RP_INITIAL_ALPHA_1024THS,
@@ -38,8 +38,8 @@ enum rt_param_id {
 	RT_P_RP_RATE_INCREASE_TIMER_US,
 	RT_P_RP_BYTE_COUNTER_BYTES,
 	RT_P_RP_FAST_RECOVERY_STAGES,
-	RT_P_RP_ADDITIVE_INCREASE_MBPS,
-	RT_P_RP_HYPER_INCREASE_MBPS,
+	RT_P_RP_ADDITIVE_INCREASE_KBPS,
+	RT_P_RP_HYPER_INCREASE_KBPS,
 
 	/* Notification point (receiver): CNP generation. */
 	RT_P_NP_MIN_CNP_INTERVAL_US,
@@ -58,7 +58,7 @@ enum rt_param_kind {
 
 struct rt_param_desc {
 	const char *name;
-	const char *unit;	/* "Mb/s", "us", "bytes", "1/1024", ... */
+	const char *unit;	/* "kb/s", "us", "bytes", "1/1024", ... */
 	enum rt_param_kind kind;
 	u32 min;
 	u32 max;

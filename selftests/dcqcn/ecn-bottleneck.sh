@@ -17,7 +17,7 @@
 #   cannot meet: rxe's retransmission evidence at least 4x lower, RED drops
 #   at most a tenth (throughput is reported, not asserted).
 # Phase 3 "pacing": bottleneck removed; one QP given cc_enable=0 and
-#   rate_cap_mbps=10 through qp_ctl sends within 10 % of 10 Mbit/s
+#   rate_cap_kbps=10000 through qp_ctl sends within 10 % of 10 Mbit/s
 #   (measured on the wire, IP level); forged CNPs (unknown QPN, and the live
 #   QP from a wrong source address, both with a correct ICRC) are rejected
 #   and change no rate.
@@ -74,7 +74,7 @@ dp() { awk -v k="$1" '$1==k {print $2}' "$P/dp_counters"; }
 
 if ((LAB_HOST == 1)); then
 	rt_lab_bottleneck || tap_bail "bottleneck setup"
-	# fq here too: with rp_max_rate_mbps set, the ACKs' QPs are paced.
+	# fq here too: with rp_max_rate_kbps set, the ACKs' QPs are paced.
 	tc qdisc replace dev eth0 root fq || tap_bail "fq"
 	tap_pass "receiver bottleneck: ifb0 htb ${BN_MBIT}mbit + red ecn"
 else
@@ -218,8 +218,9 @@ else
 	cuts=$(awk 'NR>1 {s+=$13} END {print s+0}' "$LAB_HOST_DIR/qp_stats.dcqcn")
 	incs=$(awk 'NR>1 {s+=$14} END {print s+0}' "$LAB_HOST_DIR/qp_stats.dcqcn")
 	tap_eq "sender accepted CNPs (cnp_rcvd=$rcvd)" 1 "$((rcvd > 0))"
-	# Fell: some sample below the 100 Mbit/s maximum; recovered: a QP's
-	# rate rose again after its lowest sample, and increases were counted.
+	# Fell: some sample below the lab preset's maximum (rp_max_rate_kbps
+	# 20000; qp_stats rates are kb/s too); recovered: a QP's rate rose
+	# again after its lowest sample, and increases were counted.
 	read -r minr fell_rec <<<"$(awk '
 		$1 != "--" { r[$1] = r[$1] " " $2 }
 		END {
@@ -283,7 +284,7 @@ if ((LAB_HOST == 2)); then
 		done
 		echo "$qpn" >"$LAB_HOST_DIR/pace.qpn"
 		printf '%s cc_enable=0' "$qpn" >"$P/qp_ctl"
-		printf '%s rate_cap_mbps=%s' "$qpn" "$CAP" >"$P/qp_ctl"
+		printf '%s rate_cap_kbps=%s' "$qpn" $((CAP * 1000)) >"$P/qp_ctl"
 		tap_diag "qp_ctl: $(cat "$P/qp_ctl")" >"$LAB_HOST_DIR/qp_ctl.diag"
 		# Forgery: freeze the QP's counters, let host1 forge, compare.
 		printf '%s' "$qpn" >"$P/qp_watch"

@@ -21,9 +21,9 @@ RED_BURST=45
 
 # name=value, written to cc/staged/ then committed.
 RT_LAB_PRESET=(
-	rp_max_rate_mbps=20
-	rp_min_rate_mbps=1
-	rp_rate_on_first_cnp_mbps=1
+	rp_max_rate_kbps=20000
+	rp_min_rate_kbps=1000
+	rp_rate_on_first_cnp_kbps=1000
 	rp_initial_alpha_1024ths=256
 	rp_alpha_gain_1024ths=32
 	rp_alpha_update_period_us=100000
@@ -33,8 +33,8 @@ RT_LAB_PRESET=(
 	rp_rate_increase_timer_us=300000
 	rp_byte_counter_bytes=0
 	rp_fast_recovery_stages=1
-	rp_additive_increase_mbps=1
-	rp_hyper_increase_mbps=2
+	rp_additive_increase_kbps=1000
+	rp_hyper_increase_kbps=2000
 	np_min_cnp_interval_us=20000
 )
 

@@ -114,7 +114,7 @@ act_before=$(snapshot "$A")
 gen0=$(cat "$CC/commit")
 
 t_staging_leaves_active() {
-	rt_write "$S/rp_additive_increase_mbps" 7 &&
+	rt_write "$S/rp_additive_increase_kbps" 7000 &&
 	rt_write "$S/np_cnp_dscp" 26 &&
 	[ "$(snapshot "$A")" = "$act_before" ]
 }
@@ -124,8 +124,8 @@ tap_ok "staging changes nothing in active/" t_staging_leaves_active
 # several good changes plus min rate above max rate.
 rt_write "$S/rp_rate_increase_timer_us" 300
 rt_write "$S/rp_fast_recovery_stages" 2
-rt_write "$S/rp_max_rate_mbps" 100
-rt_write "$S/rp_min_rate_mbps" 200
+rt_write "$S/rp_max_rate_kbps" 100000
+rt_write "$S/rp_min_rate_kbps" 200000
 t_commit_refused() {
 	local err
 	err=$( { echo 1 >"$CC/commit"; } 2>&1 ) && { echo "commit accepted"; return 1; }
@@ -134,10 +134,10 @@ t_commit_refused() {
 tap_ok "inconsistent commit fails with EINVAL" t_commit_refused
 tap_eq "refused commit changed nothing in active/" "$act_before" "$(snapshot "$A")"
 tap_eq "refused commit left the generation" "$gen0" "$(cat "$CC/commit")"
-t_last_error() { grep -q "rp_min_rate_mbps" "$CC/last_error" && grep -q rp_max_rate_mbps "$CC/last_error"; }
+t_last_error() { grep -q "rp_min_rate_kbps" "$CC/last_error" && grep -q rp_max_rate_kbps "$CC/last_error"; }
 tap_ok "last_error names the conflicting parameters" t_last_error
 
-rt_write "$S/rp_min_rate_mbps" 10
+rt_write "$S/rp_min_rate_kbps" 10000
 staged_now=$(snapshot "$S")
 tap_ok "consistent commit succeeds" rt_write "$CC/commit" 1
 tap_eq "active/ equals the whole staged set after commit" "$staged_now" "$(snapshot "$A")"
@@ -194,7 +194,7 @@ t_preset() {
 	rt_write "$CC/preset" paper &&
 	[ "$(cat "$S/rp_alpha_gain_1024ths")" = 4 ] &&
 	[ "$(cat "$S/rp_byte_counter_bytes")" = 10000000 ] &&
-	[ "$(cat "$S/rp_hyper_increase_mbps")" = 200 ]
+	[ "$(cat "$S/rp_hyper_increase_kbps")" = 200000 ]
 }
 tap_ok "presets connectx and paper stage their documented values" t_preset
 t_bad_preset() {

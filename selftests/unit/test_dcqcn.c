@@ -99,16 +99,24 @@ static void test_params(void)
 
 	p = mkp("paper", 0, NULL);
 	eq_u(p.max_rate_kbps, 1600000000, "unknown line rate: max = 1.6 Tb/s");
-	p = mkp("paper", 40000, "rp_max_rate_mbps=25000", NULL);
+	p = mkp("paper", 40000, "rp_max_rate_kbps=25000000", NULL);
 	eq_u(p.max_rate_kbps, 25000000, "rp_max_rate below line rate wins");
-	p = mkp("paper", 40000, "rp_max_rate_mbps=50000", NULL);
+	p = mkp("paper", 40000, "rp_max_rate_kbps=50000000", NULL);
 	eq_u(p.max_rate_kbps, 40000000, "line rate below rp_max_rate wins");
-	p = mkp("paper", 50, "rp_min_rate_mbps=100", "rp_rate_on_first_cnp_mbps=200",
+	p = mkp("paper", 50, "rp_min_rate_kbps=100000", "rp_rate_on_first_cnp_kbps=200000",
 		NULL);
 	tap_check(p.min_rate_kbps == 50000 && p.first_cnp_rate_kbps == 50000,
 		  "min rate and first-CNP rate above a 50 Mb/s line become 50000");
-	bad.v[RT_P_RP_MIN_RATE_MBPS] = 100;
-	bad.v[RT_P_RP_MAX_RATE_MBPS] = 50;
+	/*
+	 * The line rate is in Mb/s: its conversion to kb/s must not wrap
+	 * (4294968 * 1000 is 704 in 32 bits).
+	 */
+	p = mkp("paper", 400000, "rp_max_rate_kbps=400000000", NULL);
+	eq_u(p.max_rate_kbps, 400000000, "400 Gb/s as rp_max_rate_kbps and line rate");
+	p = mkp("paper", 4294968, NULL);
+	eq_u(p.max_rate_kbps, 1600000000, "a line rate beyond the cap is capped, not wrapped");
+	bad.v[RT_P_RP_MIN_RATE_KBPS] = 100000;
+	bad.v[RT_P_RP_MAX_RATE_KBPS] = 50000;
 	tap_check(dcqcn_params_from_set(&bad, 40000, &q) == -EINVAL,
 		  "a set failing rt_params_validate is rejected");
 }
@@ -338,7 +346,7 @@ static void test_hyper(void)
 
 static void test_floors_and_ceiling(void)
 {
-	struct dcqcn_params p = mkp("paper", 1000, "rp_min_rate_mbps=300", NULL);
+	struct dcqcn_params p = mkp("paper", 1000, "rp_min_rate_kbps=300000", NULL);
 	struct dcqcn_rp rp;
 
 	/* 1000000 -> 500000 -> 250000 is below the min rate 300000. */
@@ -346,14 +354,14 @@ static void test_floors_and_ceiling(void)
 	dcqcn_rp_on_cnp(&rp, &p, 0);
 	eq_u(rp.rc_kbps, 500000, "cut above the min rate");
 	dcqcn_rp_on_cnp(&rp, &p, 1);
-	eq_u(rp.rc_kbps, 300000, "cut floored at rp_min_rate_mbps");
+	eq_u(rp.rc_kbps, 300000, "cut floored at rp_min_rate_kbps");
 	dcqcn_rp_on_cnp(&rp, &p, 2);
 	eq_u(rp.rc_kbps, 300000, "stays at the min rate");
 
-	/* rp_max_rate_mbps = 600 on a 1000 Mb/s link. */
-	p = mkp("paper", 1000, "rp_max_rate_mbps=600", NULL);
+	/* rp_max_rate_kbps = 600000 on a 1000 Mb/s link. */
+	p = mkp("paper", 1000, "rp_max_rate_kbps=600000", NULL);
 	dcqcn_rp_init(&rp, &p, 0);
-	rates(&rp, 600000, 600000, "max rate: flow starts at rp_max_rate_mbps");
+	rates(&rp, 600000, 600000, "max rate: flow starts at rp_max_rate_kbps");
 	dcqcn_rp_on_cnp(&rp, &p, 0);
 	rates(&rp, 300000, 600000, "cut from the max rate");
 	dcqcn_rp_advance(&rp, &p, 1000000);
@@ -506,7 +514,7 @@ static void test_byte_cap(void)
 {
 	struct dcqcn_params p = mkp("paper", 40000, "rp_fast_recovery_stages=1",
 				    "rp_byte_counter_bytes=1",
-				    "rp_additive_increase_mbps=1",
+				    "rp_additive_increase_kbps=1000",
 				    "rp_alpha_update_period_us=1000000", NULL);
 	struct dcqcn_rp rp;
 
@@ -569,13 +577,54 @@ static void test_clamp_rules(void)
 	dcqcn_rp_on_cnp(&rp, &p, 80);
 	rates(&rp, 343750, 687500, "clamp after a byte-counter increase");
 
-	/* rp_rate_on_first_cnp_mbps = 200: set, not cut, on the first CNP. */
-	p = mkp("paper", 1000, "rp_rate_on_first_cnp_mbps=200", NULL);
+	/* rp_rate_on_first_cnp_kbps = 200000: set, not cut, on the first CNP. */
+	p = mkp("paper", 1000, "rp_rate_on_first_cnp_kbps=200000", NULL);
 	dcqcn_rp_init(&rp, &p, 0);
 	dcqcn_rp_on_cnp(&rp, &p, 0);
 	rates(&rp, 200000, 1000000, "first CNP sets RC to rp_rate_on_first_cnp");
 	dcqcn_rp_on_cnp(&rp, &p, 1);
 	rates(&rp, 100000, 200000, "later CNPs cut as usual");
+}
+
+/*
+ * Rates below 1 Mb/s, the Soft-RoCE lab case: 16 QPs under an 8 Mb/s
+ * bottleneck need a floor below 500 kb/s each.
+ */
+static void test_sub_mbps(void)
+{
+	struct dcqcn_params p = mkp("paper", 8, "rp_min_rate_kbps=400",
+				    "rp_rate_cut_shift=0", "rp_min_rate_factor_pct=0",
+				    "rp_fast_recovery_stages=1", "rp_byte_counter_bytes=0",
+				    "rp_additive_increase_kbps=50",
+				    "rp_hyper_increase_kbps=50",
+				    "rp_alpha_update_period_us=1000000", NULL);
+	struct dcqcn_rp rp;
+
+	tap_check(p.max_rate_kbps == 8000 && p.min_rate_kbps == 400 &&
+		  p.ai_kbps == 50 && p.hai_kbps == 50,
+		  "kb/s parameters reach the core unscaled (8000/400/50/50)");
+	/*
+	 * alpha 1, shift 0: a cut takes all of RC, the 0 % factor lets it,
+	 * the 400 kb/s floor stops it. CNP at 0: RT = 8000, RC = 400.
+	 * 55 (0,0) FR: RC = ceil((400 + 8000)/2) = 4200.
+	 * CNP at 56: RT = RC = 4200, RC = 400 (alpha still 1: K = 1 s).
+	 * 111 (0,0) FR: RC = ceil((400 + 4200)/2) = 2300.
+	 * 166 (1,0) additive: RT = 4250, RC = ceil((2300 + 4250)/2) = 3275.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	rates(&rp, 400, 8000, "cut down to a 400 kb/s floor");
+	dcqcn_rp_on_cnp(&rp, &p, 56);
+	rates(&rp, 400, 4200, "second cut: RT = RC 4200, RC at the floor");
+	dcqcn_rp_advance(&rp, &p, 166);
+	rates(&rp, 3275, 4250, "FR, then a 50 kb/s additive step");
+
+	/* The table's floor is 1 kb/s. */
+	p = mkp("paper", 1000, "rp_min_rate_kbps=1", "rp_rate_cut_shift=0",
+		"rp_min_rate_factor_pct=0", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_on_cnp(&rp, &p, 0);
+	eq_u(rp.rc_kbps, 1, "a full cut stops at rp_min_rate_kbps = 1");
 }
 
 /* Run @steps timer periods of 1 us one advance() at a time. */
@@ -601,8 +650,8 @@ static int same(const struct dcqcn_rp *a, const struct dcqcn_rp *b)
 static void test_long_idle(void)
 {
 	struct dcqcn_params p = mkp("paper", 100000, "rp_fast_recovery_stages=1",
-				    "rp_additive_increase_mbps=1",
-				    "rp_hyper_increase_mbps=1",
+				    "rp_additive_increase_kbps=1000",
+				    "rp_hyper_increase_kbps=1000",
 				    "rp_byte_counter_bytes=0",
 				    "rp_rate_increase_timer_us=1",
 				    "rp_alpha_update_period_us=1000000", NULL);
@@ -663,7 +712,7 @@ static void test_long_idle(void)
 	 *   RC 95000000.
 	 */
 	p = mkp("paper", 100000, "rp_fast_recovery_stages=1",
-		"rp_additive_increase_mbps=1", "rp_hyper_increase_mbps=1",
+		"rp_additive_increase_kbps=1000", "rp_hyper_increase_kbps=1000",
 		"rp_byte_counter_bytes=1000", "rp_rate_increase_timer_us=1",
 		"rp_alpha_update_period_us=1000000", NULL);
 	dcqcn_rp_init(&a, &p, 0);
@@ -799,7 +848,7 @@ static void test_np(void)
 
 int main(void)
 {
-	tap_plan(107);
+	tap_plan(114);
 	test_params();
 	test_first_cnp();
 	test_alpha();
@@ -807,6 +856,7 @@ int main(void)
 	test_additive();
 	test_hyper();
 	test_floors_and_ceiling();
+	test_sub_mbps();
 	test_reduce_period();
 	test_byte_counter_off();
 	test_byte_carry();

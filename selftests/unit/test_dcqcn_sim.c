@@ -134,12 +134,12 @@ int main(void)
 		  " --set rp_byte_counter_bytes=50000"
 		  " --set rp_fast_recovery_stages=2"
 		  " --set rp_rate_reduce_period_us=20"
-		  " --set rp_hyper_increase_mbps=50");
+		  " --set rp_hyper_increase_kbps=50000");
 	/* Option order and the --opt=value form do not matter. */
 	check_csv("dcqcn_connectx",
 		  "--set rp_alpha_update_period_us=1000"
-		  " --set=rp_rate_on_first_cnp_mbps=60 --line-rate-mbps=100"
-		  " --set rp_min_rate_mbps=20 --set rp_rate_cut_shift=0"
+		  " --set=rp_rate_on_first_cnp_kbps=60000 --line-rate-mbps=100"
+		  " --set rp_min_rate_kbps=20000 --set rp_rate_cut_shift=0"
 		  " --preset connectx");
 
 	snprintf(cmd, sizeof(cmd), "printf '' | %s -", s);
@@ -152,12 +152,14 @@ int main(void)
 		  "invalid value '32' for rp_fast_recovery_stages: expected a decimal number 1..31");
 	snprintf(cmd, sizeof(cmd), "%s --set rp_clamp_target_rate=yes -", s);
 	check_err("bad bool", cmd, 2, "expected 0 or 1");
-	snprintf(cmd, sizeof(cmd), "%s --set rp_min_rate_mbps -", s);
+	snprintf(cmd, sizeof(cmd), "%s --set rp_min_rate_kbps -", s);
 	check_err("--set without =", cmd, 2, "--set wants name=value");
 	snprintf(cmd, sizeof(cmd), "%s --preset fast -", s);
 	check_err("unknown preset", cmd, 2, "unknown preset 'fast' (known: paper, connectx)");
-	snprintf(cmd, sizeof(cmd), "%s --set rp_min_rate_mbps=100 --set rp_max_rate_mbps=50 -", s);
-	check_err("inconsistent set", cmd, 2, "rp_min_rate_mbps=100 exceeds rp_max_rate_mbps=50");
+	snprintf(cmd, sizeof(cmd),
+		 "%s --set rp_min_rate_kbps=100000 --set rp_max_rate_kbps=50000 -", s);
+	check_err("inconsistent set", cmd, 2,
+		  "rp_min_rate_kbps=100000 exceeds rp_max_rate_kbps=50000");
 	snprintf(cmd, sizeof(cmd), "%s --line-rate-mbps 0 -", s);
 	check_err("bad line rate", cmd, 2, "bad --line-rate-mbps '0'");
 	snprintf(cmd, sizeof(cmd), "%s --frobnicate -", s);

@@ -164,9 +164,9 @@ static void test_messages(void)
 		  strstr(e->msg, "roce_mtu"), "unknown key names line, key, suggestion and valid keys: %s",
 		  e ? e->msg : "(none)");
 
-	parse("[match]\nnetdev = x\n[cc]\nrp_hyper_increse_mbps = 5\n", &p, &d);
+	parse("[match]\nnetdev = x\n[cc]\nrp_hyper_increse_kbps = 5000\n", &p, &d);
 	e = diag_find(&d, "unknown-key");
-	tap_check(e && strstr(e->msg, "rp_hyper_increase_mbps"), "near miss of a CC name is suggested");
+	tap_check(e && strstr(e->msg, "rp_hyper_increase_kbps"), "near miss of a CC name is suggested");
 
 	parse("[match]\nnetdev = x\n[cc]\nrp_alpha_gain_1024ths = 0\n", &p, &d);
 	e = diag_find(&d, "bad-value");

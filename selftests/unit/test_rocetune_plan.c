@@ -239,16 +239,16 @@ static void test_preconditions(void)
 		  "[cc] without rocetune.ko is a blocking error");
 	plan_free(&pl);
 
-	load("[match]\nnetdev = dcb*\n[cc]\nrp_additive_increase_mbps = 300\n");
+	load("[match]\nnetdev = dcb*\n[cc]\nrp_additive_increase_kbps = 300000\n");
 	fresh(&v);
 	plan1(&v, &pl);
 	tap_check(pl.nerr == 1 && !strcmp(pl.notes[0].code, "cc-invalid"),
 		  "an override incoherent with the active set is refused before writing");
 	plan_free(&pl);
 
-	load("[match]\nnetdev = dcb*\n[cc]\nrp_hyper_increase_mbps = 300\n");
+	load("[match]\nnetdev = dcb*\n[cc]\nrp_hyper_increase_kbps = 300000\n");
 	plan1(&v, &pl);
-	tap_check(pl.nerr == 0 && pl.n == 1 && pl.a[0].cc_mask == 1u << RT_P_RP_HYPER_INCREASE_MBPS,
+	tap_check(pl.nerr == 0 && pl.n == 1 && pl.a[0].cc_mask == 1u << RT_P_RP_HYPER_INCREASE_KBPS,
 		  "without a preset only the overrides are compared");
 	plan_free(&pl);
 }

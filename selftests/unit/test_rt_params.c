@@ -94,10 +94,26 @@ static void test_table(void)
 				bad++;
 	}
 	tap_check(!bad, "every parameter has a unique name, unit, help and min <= max");
-	tap_check(rt_param_lookup("rp_min_rate_mbps\n", 17) == RT_P_RP_MIN_RATE_MBPS,
+	/* The five rates: kb/s, from 0 or 1 kb/s up to at least 400 Gb/s. */
+	for (i = 0, j = 0; i < RT_P_COUNT; i++) {
+		const struct rt_param_desc *d = &rt_param_descs[i];
+		size_t n = strlen(d->name);
+
+		if (n < 5 || strcmp(d->name + n - 5, "_kbps"))
+			continue;
+		j++;
+		tap_check(!strcmp(d->unit, "kb/s") && d->min <= 1 &&
+			  d->max >= 400000000u,
+			  "%s: kb/s, %u..%u, up to at least 400 Gb/s", d->name,
+			  d->min, d->max);
+	}
+	tap_check(j == 5, "five rate parameters in kb/s (%d)", j);
+	tap_check(rt_param_descs[RT_P_RP_MIN_RATE_KBPS].min == 1,
+		  "the minimum rate can be as low as 1 kb/s");
+	tap_check(rt_param_lookup("rp_min_rate_kbps\n", 17) == RT_P_RP_MIN_RATE_KBPS,
 		  "lookup accepts one trailing newline");
 	tap_check(rt_param_lookup("rp_min_rate", 11) == -1 &&
-		  rt_param_lookup("rp_min_rate_mbpsx", 17) == -1,
+		  rt_param_lookup("rp_min_rate_kbpsx", 17) == -1,
 		  "lookup rejects prefixes and extensions");
 }
 
@@ -155,31 +171,32 @@ static void test_presets_and_validation(void)
 		  paper->set.v[RT_P_RP_RATE_INCREASE_TIMER_US] == 55 &&
 		  paper->set.v[RT_P_RP_BYTE_COUNTER_BYTES] == 10000000 &&
 		  paper->set.v[RT_P_RP_FAST_RECOVERY_STAGES] == 5 &&
-		  paper->set.v[RT_P_RP_ADDITIVE_INCREASE_MBPS] == 40 &&
-		  paper->set.v[RT_P_RP_HYPER_INCREASE_MBPS] == 200 &&
+		  paper->set.v[RT_P_RP_ADDITIVE_INCREASE_KBPS] == 40000 &&
+		  paper->set.v[RT_P_RP_HYPER_INCREASE_KBPS] == 200000 &&
 		  paper->set.v[RT_P_NP_MIN_CNP_INTERVAL_US] == 50,
-		  "paper preset: g=1/256, K=T=55us, B=10MB, F=5, AI 40, HAI 200, N=50us");
+		  "paper preset: g=1/256, K=T=55us, B=10MB, F=5, AI 40000, HAI 200000 kb/s, "
+		  "N=50us");
 	for (i = 0; i < rt_preset_count; i++)
 		tap_check(!rt_params_validate(&rt_presets[i].set, why, sizeof(why)),
 			  "preset %s passes validation %s", rt_presets[i].name, why);
 
 	s = paper->set;
-	s.v[RT_P_RP_MAX_RATE_MBPS] = 100;
-	s.v[RT_P_RP_MIN_RATE_MBPS] = 200;
+	s.v[RT_P_RP_MAX_RATE_KBPS] = 100000;
+	s.v[RT_P_RP_MIN_RATE_KBPS] = 200000;
 	tap_check(rt_params_validate(&s, why, sizeof(why)) == -EINVAL &&
-		  strstr(why, "rp_min_rate_mbps") && strstr(why, "rp_max_rate_mbps"),
+		  strstr(why, "rp_min_rate_kbps") && strstr(why, "rp_max_rate_kbps"),
 		  "min rate above max rate refused, both named: %s", why);
-	s.v[RT_P_RP_MAX_RATE_MBPS] = 0;
+	s.v[RT_P_RP_MAX_RATE_KBPS] = 0;
 	tap_check(!rt_params_validate(&s, why, sizeof(why)),
 		  "max rate 0 means line rate: any min rate is fine");
 	s = paper->set;
-	s.v[RT_P_RP_ADDITIVE_INCREASE_MBPS] = 300;
+	s.v[RT_P_RP_ADDITIVE_INCREASE_KBPS] = 300000;
 	tap_check(rt_params_validate(&s, why, sizeof(why)) == -EINVAL &&
-		  strstr(why, "rp_hyper_increase_mbps"),
+		  strstr(why, "rp_hyper_increase_kbps"),
 		  "additive step above hyper step refused: %s", why);
 	s = paper->set;
-	s.v[RT_P_RP_RATE_ON_FIRST_CNP_MBPS] = 50;
-	s.v[RT_P_RP_MAX_RATE_MBPS] = 40;
+	s.v[RT_P_RP_RATE_ON_FIRST_CNP_KBPS] = 50000;
+	s.v[RT_P_RP_MAX_RATE_KBPS] = 40000;
 	tap_check(rt_params_validate(&s, why, sizeof(why)) == -EINVAL,
 		  "rate on first CNP above max rate refused: %s", why);
 	s = paper->set;

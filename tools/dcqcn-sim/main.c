@@ -367,11 +367,13 @@ int main(int argc, char **argv)
 		} else if (OPT("--set")) {
 			set_args[nsets++] = val;
 		} else {
+			/* Mb/s, up to the largest rate rt_params accepts. */
+			u32 hi = rt_param_descs[RT_P_RP_MAX_RATE_KBPS].max / 1000;
+
 			if (rt_parse_u32(val, strlen(val), &line_rate) ||
-			    !line_rate ||
-			    line_rate > rt_param_descs[RT_P_RP_MAX_RATE_MBPS].max)
+			    !line_rate || line_rate > hi)
 				die_usage("bad --line-rate-mbps '%s' (expected 1..%u)",
-					  val, rt_param_descs[RT_P_RP_MAX_RATE_MBPS].max);
+					  val, hi);
 		}
 #undef OPT
 	}

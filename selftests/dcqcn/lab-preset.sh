@@ -38,15 +38,37 @@ RT_LAB_PRESET=(
 	np_min_cnp_interval_us=20000
 )
 
-# rt_lab_bottleneck: ifb0 behind eth0's ingress, HTB $BN_MBIT + RED ecn.
+# rt_lab_bottleneck: ifb0 behind eth0's ingress, HTB $BN_MBIT. RoCEv2 (UDP
+# 4791) has its own class with RED ecn, as it has its own queue in a
+# switch; everything else (ARP, perftest's TCP exchange) shares the rate
+# through a plain FIFO. In one RED queue those non-ECT packets are dropped
+# whenever RED marks, and RED under HTB never sees itself go idle (HTB
+# stops dequeueing an empty class), so its average stays as the last
+# burst left it: ARP and SYNs were then dropped for minutes after a
+# congested transfer, and the next perftest could not connect.
 rt_lab_bottleneck() {
 	ip link add ifb0 type ifb && ip link set ifb0 up &&
 	tc qdisc add dev eth0 handle ffff: ingress &&
 	tc filter add dev eth0 parent ffff: matchall action mirred egress redirect dev ifb0 &&
-	tc qdisc add dev ifb0 root handle 1: htb default 1 &&
+	tc qdisc add dev ifb0 root handle 1: htb default 20 &&
 	tc class add dev ifb0 parent 1: classid 1:1 htb rate "${BN_MBIT}mbit" \
 		burst 64k cburst 64k &&
-	tc qdisc add dev ifb0 parent 1:1 handle 10: red limit $RED_LIMIT min $RED_MIN \
+	tc class add dev ifb0 parent 1:1 classid 1:10 htb rate "${BN_MBIT}mbit" \
+		burst 64k cburst 64k prio 1 &&
+	tc class add dev ifb0 parent 1:1 classid 1:20 htb rate 1mbit \
+		ceil "${BN_MBIT}mbit" prio 0 &&
+	tc qdisc add dev ifb0 parent 1:20 handle 20: pfifo limit 1000 &&
+	tc filter add dev ifb0 parent 1: protocol ip prio 1 u32 \
+		match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:10 &&
+	tc filter add dev ifb0 parent 1: protocol ipv6 prio 2 u32 \
+		match ip6 protocol 17 0xff match ip6 dport 4791 0xffff flowid 1:10 &&
+	rt_lab_red add
+}
+
+# rt_lab_red add|replace: the RoCE class's RED ecn. "replace" starts a
+# measurement afresh: a new RED has an empty average.
+rt_lab_red() {
+	tc qdisc "$1" dev ifb0 parent 1:10 handle 10: red limit $RED_LIMIT min $RED_MIN \
 		max $RED_MAX avpkt 1100 burst $RED_BURST probability 0.2 bandwidth "${BN_MBIT}mbit" ecn
 }
 

@@ -7,10 +7,10 @@
 # The paper's values assume microsecond RTTs and 40 Gb/s links. In the
 # TCG lab rxe moves a few tens of Mb/s, a CE mark reaches the sender only
 # after the bottleneck queue (tens of ms) and a cut only shows on the wire
-# after the packets already stamped in fq (up to rxe's window per QP), so
-# the feedback delay is ~50-150 ms: every timer is scaled to that, and the
-# increase is slow enough that the sum of the QPs' increases stays below
-# the bottleneck rate over one feedback delay.
+# after the packets already stamped in fq (up to 64 per QP), so the
+# feedback delay is ~100-300 ms: at most one cut per feedback delay, and
+# increases small enough that the sum of the QPs' steps is a small part
+# of the bottleneck rate.
 
 # Bottleneck on the receiver's ingress (ifb0): HTB rate and RED ecn.
 BN_MBIT=${BN_MBIT:-8}
@@ -19,24 +19,28 @@ RED_MAX=90000
 RED_LIMIT=${RED_LIMIT:-600000}
 RED_BURST=45
 
-# name=value, written to cc/staged/ then committed.
+# name=value, written to cc/staged/ then committed. Why each value:
+# Documentation/datapath.rst, "A preset for the QEMU lab".
 RT_LAB_PRESET=(
 	rp_max_rate_kbps=20000
-	rp_min_rate_kbps=1000
-	rp_rate_on_first_cnp_kbps=1000
-	rp_initial_alpha_1024ths=256
+	rp_min_rate_kbps=125
+	rp_rate_on_first_cnp_kbps=0
+	rp_initial_alpha_1024ths=1024
 	rp_alpha_gain_1024ths=32
 	rp_alpha_update_period_us=100000
 	rp_rate_cut_shift=1
-	rp_rate_reduce_period_us=100000
+	rp_rate_reduce_period_us=300000
 	rp_clamp_target_rate=1
 	rp_rate_increase_timer_us=300000
 	rp_byte_counter_bytes=0
 	rp_fast_recovery_stages=1
-	rp_additive_increase_kbps=1000
-	rp_hyper_increase_kbps=2000
+	rp_additive_increase_kbps=125
+	rp_hyper_increase_kbps=250
 	np_min_cnp_interval_us=20000
 )
+# Experiments: RT_EXTRA="name=value ..." is staged after the preset.
+# shellcheck disable=SC2206 # name=value words
+RT_LAB_PRESET+=(${RT_EXTRA:-})
 
 # rt_lab_bottleneck: ifb0 behind eth0's ingress, HTB $BN_MBIT. RoCEv2 (UDP
 # 4791) has its own class with RED ecn, as it has its own queue in a

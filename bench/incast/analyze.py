@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """analyze.py FLOWCAP_OUT NQPS BOTTLENECK_MBIT QSAMPLES: from flowcap.py's
 per-QP bins and the bottleneck's backlog samples ("epoch_s bytes" lines),
-print "util jain converge_s flows q50 q99":
+print "util jain converge_s flows q50 q99 qmax":
 
 util        bytes that left the bottleneck / (its rate x time), over the
             transfer less its first 2 s and last 1 s;
@@ -12,8 +12,10 @@ converge_s  seconds from the first packet until, for every 1 s window from
             then to the end of the window above, Jain >= 0.9 and
             util >= 0.8; "-" if that never happens;
 flows       QPs seen (source ports with more than 1 % of the bytes);
-q50, q99    percentiles of the backlog samples taken while the transfer
-            ran (from its first packet to its last bin), start-up
+q50, q99    percentiles of the backlog samples in the window of util
+            (steady state: the start-up's first 2 s are left out, as for
+            util);
+qmax        the largest backlog sample of the whole transfer, start-up
             included."""
 import sys
 
@@ -24,7 +26,7 @@ for line in open(path):
     t, sport, b = line.split()
     data.setdefault(int(sport), {})[round(float(t) / BIN)] = int(b)
 if not data:
-    print("0 0 - 0 0 0")
+    print("0 0 - 0 0 0 0")
     sys.exit(0)
 total = sum(sum(v.values()) for v in data.values())
 flows = [s for s, v in data.items() if sum(v.values()) > total / 100]
@@ -44,26 +46,32 @@ def window(a, b):
 
 
 def queue():
-    """p50 and p99 of the backlog samples inside the transfer."""
+    """p50 and p99 of the backlog samples in [lo, hi), and the largest
+    sample from the first packet to the end."""
     try:
         t0 = float(open(path + '.t0').read())
     except (OSError, ValueError):
-        return 0, 0
-    t1 = t0 + (last + 1) * BIN
-    q = []
+        return 0, 0, 0
+    steady, whole = [], []
     for line in open(qpath):
         f = line.split()
-        if len(f) == 2 and t0 <= float(f[0]) <= t1:
-            q.append(int(float(f[1])))
-    if not q:
-        return 0, 0
-    q.sort()
-    return q[(len(q) - 1) // 2], q[int((len(q) - 1) * 0.99)]
+        if len(f) != 2:
+            continue
+        t, b = (float(f[0]) - t0) / BIN, int(float(f[1]))
+        if 0 <= t < last + 1:
+            whole.append(b)
+        if lo <= t < hi:
+            steady.append(b)
+    if not steady:
+        return 0, 0, max(whole, default=0)
+    steady.sort()
+    return (steady[(len(steady) - 1) // 2],
+            steady[int((len(steady) - 1) * 0.99)], max(whole))
 
 
-q50, q99 = queue()
+q50, q99, qmax = queue()
 if hi <= lo:
-    print("0 0 - %d %d %d" % (len(flows), q50, q99))
+    print("0 0 - %d %d %d %d" % (len(flows), q50, q99, qmax))
     sys.exit(0)
 util, jain = window(lo, hi)
 conv = "-"
@@ -73,4 +81,4 @@ for start in range(0, hi - w + 1):
            for a in range(start, hi - w + 1)):
         conv = "%.1f" % (start * BIN)
         break
-print("%.3f %.3f %s %d %d %d" % (util, jain, conv, len(flows), q50, q99))
+print("%.3f %.3f %s %d %d %d %d" % (util, jain, conv, len(flows), q50, q99, qmax))

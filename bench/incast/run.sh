@@ -13,11 +13,17 @@
 #     ingress, selftests/dcqcn/lab-preset.sh), for each N first without
 #     rocetune, then with it (lab preset).
 #
+# The path MTU is 256 bytes: rxe lets a QP have 64 packets queued in the
+# sender's fq, stamped at its rate before any CNP can slow them, and 128
+# unacknowledged. At 1024 bytes that is 280 ms of a QP's fair share of the
+# 8 Mbit/s bottleneck (at 2 Mb/s), a feedback delay no rate controller can
+# hold a queue under RED's 90 kB max with (Documentation/datapath.rst).
+#
 #   bench/incast/run.sh [lab-run options]     (on the host; ~15 min)
 #   Environment: INCAST_SECS (per run, default 15), COST_REPS (default 5;
 #                0 skips the hook cost), COST_SECS (default 4), BN_MBIT
 #                (default 8), INCAST_NS (default "1 4 16"), ROCE_MTU
-#                (perftest's path MTU, default 1024), RT_EXTRA (lab preset
+#                (perftest's path MTU, default 256), RT_EXTRA (lab preset
 #                overrides, "name=value ..."), INCAST_RESULTS (where the
 #                table goes, default bench/incast/results.txt).
 #
@@ -31,9 +37,11 @@
 #   ce       packets RED marked CE
 #   rexmit   rxe duplicate_request + out_of_seq_request + rcvd_seq_err +
 #            completer_retry_err, both hosts
-#   q50/q99  ifb0 RED backlog in bytes, sampled every 0.1 s from the
-#            transfer's first packet to its end, start-up included
-#            (RED marks all packets above max, RED_MAX)
+#   q50/q99  ifb0 RED backlog in bytes, sampled every 0.05 s (selftests/dcqcn/qsample.py),
+#            over the window of util (steady state; RED marks every packet
+#            above its max, RED_MAX)
+#   qmax_B   the largest backlog sample from the first packet on: the
+#            start-up transient
 #   jain     Jain's index of the QPs' bytes over the util window
 #   conv_s   time from the first packet until every later 1 s window has
 #            Jain >= 0.9 and util >= 0.8 ("-": never)
@@ -46,7 +54,7 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	"$here/../../selftests/lab/lab-run" --hosts 2 --timeout 2400 --out "$out/run" \
 		--env INCAST_SECS="${INCAST_SECS:-15}" --env COST_REPS="${COST_REPS:-5}" \
 		--env COST_SECS="${COST_SECS:-4}" --env BN_MBIT="${BN_MBIT:-8}" \
-		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env ROCE_MTU="${ROCE_MTU:-1024}" \
+		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env ROCE_MTU="${ROCE_MTU:-256}" \
 		--env RT_EXTRA="${RT_EXTRA:-}" "$@" \
 		--script "1,2=$here/run.sh"
 	rc=$?
@@ -67,9 +75,7 @@ SECS=${INCAST_SECS:-15}
 REPS=${COST_REPS:-5}
 CSECS=${COST_SECS:-4}
 NS=${INCAST_NS:-1 4 16}
-MTU=${ROCE_MTU:-1024}
-# shellcheck disable=SC2206 # name=value words
-RT_LAB_PRESET+=(${RT_EXTRA:-})
+MTU=${ROCE_MTU:-256}
 PORT=18515
 R=$LAB_HOST_DIR/results.txt
 
@@ -97,7 +103,7 @@ unload() { rmmod rocetune; }
 one() {
 	local name=$1; shift
 	if ((LAB_HOST == 1)); then
-		stdbuf -oL timeout $((SECS + 150)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 18 -m "$MTU" "$@" >"$LAB_HOST_DIR/$name.log" 2>&1 &
+		stdbuf -oL timeout $((SECS + 150)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 16 -m "$MTU" "$@" >"$LAB_HOST_DIR/$name.log" 2>&1 &
 		local srv=$!
 		for _ in $(seq 300); do [[ -n $(ss -Hltn "sport = :$PORT") ]] && break; sleep 0.2; done
 		lab_put "ready-$name" 1
@@ -108,7 +114,7 @@ one() {
 		lab_get 1 "ready-$name" 150 >/dev/null
 		for _ in $(seq 10); do
 			sleep 1
-			stdbuf -oL timeout $((SECS + 120)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 18 -m "$MTU" "$@" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/$name.log" 2>&1
+			stdbuf -oL timeout $((SECS + 120)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 16 -m "$MTU" "$@" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/$name.log" 2>&1
 			grep -q "Couldn't connect" "$LAB_HOST_DIR/$name.log" || break
 		done
 		lab_put "done-$name" 1
@@ -140,25 +146,36 @@ for n in $NS; do
 	for mode in off on; do
 		name=$mode-$n
 		[[ $mode == on ]] && load preset
+		# Every run starts from an empty RED average (see rt_lab_red).
+		((LAB_HOST == 1)) && { rt_lab_red replace || exit 1; }
 		lab_barrier "start-$name" 120
 		h0=$(hwsum)
 		if ((LAB_HOST == 1)); then
 			d0=$(redstat dropped); c0=$(redstat marked)
-			( while :; do echo "$(date +%s.%N) $(redstat backlog)"; sleep 0.1; done ) >"$LAB_HOST_DIR/q-$name" 2>/dev/null &
+			python3 "$here/../../selftests/dcqcn/qsample.py" ifb0 red 0.05 "$LAB_HOST_DIR/q-$name" &
 			mon=$!
 			python3 "$here/flowcap.py" ifb0 $((SECS + 200)) "$LAB_HOST_DIR/flows-$name" &
 			cap=$!
 		fi
+		if ((LAB_HOST == 2)) && [[ $mode == on ]]; then
+			# The QPs' rates while they run ("epoch_s qpn rate_kbps alpha_1024ths").
+			( while :; do
+				awk -v t="$(date +%s.%N)" '$3=="live" {print t, $1, $4, $6}' "$P/qp_stats"
+				sleep 0.25
+			done ) >"$LAB_HOST_DIR/rates-$name" 2>/dev/null &
+			rmon=$!
+		fi
 		one "$name" -s 65536 -q "$n" -D "$SECS" --tclass=2
+		((LAB_HOST == 2)) && [[ $mode == on ]] && { kill $rmon; wait $rmon 2>/dev/null; }
 		h1=$(hwsum)
 		if ((LAB_HOST == 1)); then
 			kill $mon; wait $mon 2>/dev/null
 			kill -TERM $cap; wait $cap
 			peer=$(lab_get 2 "hw2-$name" 60)
 			gput=$(lab_get 2 "bw-$name" 60)
-			read -r util jain conv flows q50 q99 < <(python3 "$here/analyze.py" \
+			read -r util jain conv flows q50 q99 qmax < <(python3 "$here/analyze.py" \
 				"$LAB_HOST_DIR/flows-$name" "$n" "$BN_MBIT" "$LAB_HOST_DIR/q-$name")
-			echo "$n $mode $util $jain $conv $flows $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(redstat dropped) - d0 )) $(( $(redstat marked) - c0 )) $(( h1 - h0 + peer )) $q50 $q99" >>"$LAB_HOST_DIR/rows"
+			echo "$n $mode $util $jain $conv $flows $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(redstat dropped) - d0 )) $(( $(redstat marked) - c0 )) $(( h1 - h0 + peer )) $q50 $q99 $qmax" >>"$LAB_HOST_DIR/rows"
 		else
 			lab_put "hw2-$name" $((h1 - h0))
 			lab_put "bw-$name" "$(avg "$name")"
@@ -177,11 +194,11 @@ if ((LAB_HOST == 1)); then
 		echo "# rocetune incast benchmark, $(date -u +%F), kernel $(uname -r), 2 TCG guests (1 vCPU each)"
 		echo "# command: INCAST_SECS=$SECS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RT_EXTRA='${RT_EXTRA:-}' bench/incast/run.sh"
 		echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + RED ecn min $RED_MIN max $RED_MAX limit $RED_LIMIT B;"
-		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 18 -m $MTU --tclass=2 from host2 (root qdisc fq);"
+		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 16 -m $MTU --tclass=2 from host2 (root qdisc fq);"
 		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts."
-		printf '%-4s %-3s %6s %6s %7s %6s %7s %7s %7s %7s %6s %5s\n' qps cc util jain conv_s gput drops ce rexmit q50_B q99_B flows
-		while read -r n mode util jain conv flows gput drops ce rex q50 q99; do
-			printf '%-4s %-3s %6s %6s %7s %6s %7s %7s %7s %7s %6s %5s\n' "$n" "$mode" "$util" "$jain" "$conv" "$gput" "$drops" "$ce" "$rex" "$q50" "$q99" "$flows"
+		printf '%-4s %-3s %6s %6s %7s %6s %7s %7s %7s %7s %7s %7s %5s\n' qps cc util jain conv_s gput drops ce rexmit q50_B q99_B qmax_B flows
+		while read -r n mode util jain conv flows gput drops ce rex q50 q99 qmax; do
+			printf '%-4s %-3s %6s %6s %7s %6s %7s %7s %7s %7s %7s %7s %5s\n' "$n" "$mode" "$util" "$jain" "$conv" "$gput" "$drops" "$ce" "$rex" "$q50" "$q99" "$qmax" "$flows"
 		done <"$LAB_HOST_DIR/rows"
 		((REPS > 0)) || echo "# hook cost: not measured (COST_REPS=0)"
 		((REPS > 0)) && echo "# hook cost: 64 B ib_write_bw -q 1 -D $CSECS, no bottleneck, message rate in Mpps,"

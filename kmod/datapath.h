@@ -46,6 +46,8 @@ struct rt_dp_params {
 	u8 cnp_prio;
 	/* rp_max_rate_kbps is set: a QP at the maximum rate is paced too. */
 	bool pace_at_max;
+	/* Unique per parameter set published, never 0 (rt_qp.idle_gen). */
+	u32 gen;
 };
 
 enum rt_qp_state {
@@ -80,6 +82,18 @@ struct rt_qp {
 	u8 state;			/* enum rt_qp_state, READ/WRITE_ONCE */
 	unsigned long learn_queued;	/* bit 0: on dp->learn */
 	unsigned long last_seen;	/* jiffies of the last packet */
+	/*
+	 * The transmit hook's fast path, read without @lock: idle_gen is
+	 * the gen of the parameters under which the QP was last found to
+	 * need neither pacing nor reaction-point work (at the maximum rate,
+	 * not recovering, no cap, no pacing at the maximum, clock not
+	 * ahead); 0 when it does. Written under @lock; cleared by anything
+	 * that can change the answer (a CNP, qp_ctl), and a commit changes
+	 * the gen. tx_prio: written by the transmit hook, read by the CNP
+	 * hook (READ/WRITE_ONCE).
+	 */
+	u32 idle_gen;
+	u8 tx_prio;
 
 	/*
 	 * Protects everything below. Always taken with BH off: the transmit
@@ -90,7 +104,6 @@ struct rt_qp {
 	struct dcqcn_rp rp;
 	struct dcqcn_np np;
 	u64 next_tx_ns;			/* pacing clock (EDT) */
-	u8 tx_prio;
 	bool cc_enable;
 	u32 rate_cap_kbps;		/* 0 = none */
 	struct rt_qp_counters cnt;

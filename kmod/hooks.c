@@ -131,7 +131,8 @@ static void rt_rp_cnp(struct rt_dp *dp, struct sk_buff *skb,
 	spin_lock_bh(&qp->lock);
 	qp->cnt.cnp_rcvd++;
 	qp->cnt.last_cnp_ns = now;
-	if (qp->cc_enable && (p->rp_prios & BIT(qp->tx_prio))) {
+	WRITE_ONCE(qp->idle_gen, 0);
+	if (qp->cc_enable && (p->rp_prios & BIT(READ_ONCE(qp->tx_prio)))) {
 		cut = dcqcn_rp_on_cnp(&qp->rp, &p->dc, div_u64(now, NSEC_PER_USEC));
 		if (cut)
 			qp->cnt.rate_cuts++;

@@ -84,6 +84,21 @@ static bool rt_set_ect(struct sk_buff *skb, bool v6, u8 cp)
 	return true;
 }
 
+/*
+ * Whether @qp's next packets need neither a departure time nor the
+ * reaction point's attention, so that the transmit hook may skip the
+ * lock and the clock (rt_qp.idle_gen). Called under qp->lock with the
+ * rate just applied; at the maximum rate the RP's increase timer is
+ * stopped, and the byte counter only counts while it runs.
+ */
+static bool rt_qp_tx_idle(const struct rt_qp *qp, const struct rt_dp_params *p,
+			  u32 rate, u64 now)
+{
+	return rate >= p->dc.max_rate_kbps && !p->pace_at_max &&
+	       !qp->rate_cap_kbps && qp->next_tx_ns <= now &&
+	       qp->rp.next_timer_us == DCQCN_NEVER;
+}
+
 unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
 			  unsigned int l4off)
 {
@@ -120,9 +135,12 @@ unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
 	qp = rt_qp_lookup_peer(dp, dqpn, &daddr);
 	if (!qp)
 		return NF_ACCEPT;
+	WRITE_ONCE(qp->tx_prio, prio);
+	/* Nothing to pace and nothing for the reaction point to count. */
+	if (READ_ONCE(qp->idle_gen) == p->gen)
+		return NF_ACCEPT;
 	now = ktime_get_ns();
 	spin_lock_bh(&qp->lock);
-	qp->tx_prio = prio;
 	dcqcn_rp_on_tx(&qp->rp, &p->dc, div_u64(now, NSEC_PER_USEC), len);
 	rate = qp->cc_enable ? dcqcn_rp_rate_kbps(&qp->rp) : p->dc.max_rate_kbps;
 	if (qp->rate_cap_kbps && qp->rate_cap_kbps < rate)
@@ -149,6 +167,7 @@ unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
 			qp->next_tx_ns = t;
 		}
 	}
+	WRITE_ONCE(qp->idle_gen, rt_qp_tx_idle(qp, p, rate, now) ? p->gen : 0);
 	spin_unlock_bh(&qp->lock);
 	if (limited) {
 		atomic64_inc(&dp->cnt.unpaced_pkts);

@@ -114,10 +114,15 @@ static void rt_qp_free_rcu(struct rcu_head *head)
 static struct rt_dp_params *rt_dp_params_new(const struct rt_param_set *set,
 					     gfp_t gfp)
 {
+	static atomic_t gen = ATOMIC_INIT(0);
 	struct rt_dp_params *p = rt_obj_alloc(RT_OBJ_DP_PARAMS, sizeof(*p), gfp);
 
 	if (!p)
 		return NULL;
+	/* 0 means "not idle" to rt_qp.idle_gen: skip it when gen wraps. */
+	do {
+		p->gen = atomic_inc_return(&gen);
+	} while (!p->gen);
 	/* The set passed rt_params_validate() on commit: cannot fail. */
 	if (dcqcn_params_from_set(set, 0, &p->dc)) {
 		rt_obj_free(RT_OBJ_DP_PARAMS, p);
@@ -661,6 +666,7 @@ int rt_qp_ctl_store(struct rt_dp *dp, const char *buf, size_t len)
 			qp->cc_enable = v;
 		else
 			qp->rate_cap_kbps = v;
+		WRITE_ONCE(qp->idle_gen, 0);
 		spin_unlock_bh(&qp->lock);
 	}
 	rcu_read_unlock();

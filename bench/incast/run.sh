@@ -103,7 +103,7 @@ unload() { rmmod rocetune; }
 one() {
 	local name=$1; shift
 	if ((LAB_HOST == 1)); then
-		stdbuf -oL timeout $((SECS + 150)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 16 -m "$MTU" "$@" >"$LAB_HOST_DIR/$name.log" 2>&1 &
+		stdbuf -oL timeout $((SECS + 150)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 17 -m "$MTU" "$@" >"$LAB_HOST_DIR/$name.log" 2>&1 &
 		local srv=$!
 		for _ in $(seq 300); do [[ -n $(ss -Hltn "sport = :$PORT") ]] && break; sleep 0.2; done
 		lab_put "ready-$name" 1
@@ -114,7 +114,7 @@ one() {
 		lab_get 1 "ready-$name" 150 >/dev/null
 		for _ in $(seq 10); do
 			sleep 1
-			stdbuf -oL timeout $((SECS + 120)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 16 -m "$MTU" "$@" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/$name.log" 2>&1
+			stdbuf -oL timeout $((SECS + 120)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 17 -m "$MTU" "$@" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/$name.log" 2>&1
 			grep -q "Couldn't connect" "$LAB_HOST_DIR/$name.log" || break
 		done
 		lab_put "done-$name" 1
@@ -194,7 +194,7 @@ if ((LAB_HOST == 1)); then
 		echo "# rocetune incast benchmark, $(date -u +%F), kernel $(uname -r), 2 TCG guests (1 vCPU each)"
 		echo "# command: INCAST_SECS=$SECS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RT_EXTRA='${RT_EXTRA:-}' bench/incast/run.sh"
 		echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + RED ecn min $RED_MIN max $RED_MAX limit $RED_LIMIT B;"
-		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 16 -m $MTU --tclass=2 from host2 (root qdisc fq);"
+		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 17 -m $MTU --tclass=2 from host2 (root qdisc fq);"
 		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts."
 		printf '%-4s %-3s %6s %6s %7s %6s %7s %7s %7s %7s %7s %7s %5s\n' qps cc util jain conv_s gput drops ce rexmit q50_B q99_B qmax_B flows
 		while read -r n mode util jain conv flows gput drops ce rex q50 q99 qmax; do

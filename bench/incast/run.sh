@@ -87,8 +87,6 @@ lab_wait_ping "$LAB_PEER_eth0" 60 || exit 1
 tc qdisc replace dev eth0 root fq
 
 hwsum() { local s=0 c; for c in duplicate_request out_of_seq_request rcvd_seq_err completer_retry_err; do s=$((s + $(cat $HW/$c))); done; echo $s; }
-# redstat KEY: a number of the RED qdisc's statistics (dropped, marked, backlog).
-redstat() { tc -s qdisc show dev ifb0 | awk -v k="$1" '/^qdisc red/ {r=1} r {for (i=1;i<=NF;i++) {t=$i; sub(/^\(/,"",t); if (t==k) {v=$(i+1); gsub(/[,b)]/,"",v); if (v ~ /K$/) {sub(/K$/,"",v); v*=1000} print v+0; exit}}}'; }
 
 # load [preset]: insmod, and the lab preset if asked (else module defaults).
 load() {
@@ -151,7 +149,7 @@ for n in $NS; do
 		lab_barrier "start-$name" 120
 		h0=$(hwsum)
 		if ((LAB_HOST == 1)); then
-			d0=$(redstat dropped); c0=$(redstat marked)
+			d0=$(rt_lab_redstat dropped); c0=$(rt_lab_redstat marked)
 			python3 "$here/../../selftests/dcqcn/qsample.py" ifb0 red 0.05 "$LAB_HOST_DIR/q-$name" &
 			mon=$!
 			python3 "$here/flowcap.py" ifb0 $((SECS + 200)) "$LAB_HOST_DIR/flows-$name" &
@@ -175,7 +173,7 @@ for n in $NS; do
 			gput=$(lab_get 2 "bw-$name" 60)
 			read -r util jain conv flows q50 q99 qmax < <(python3 "$here/analyze.py" \
 				"$LAB_HOST_DIR/flows-$name" "$n" "$BN_MBIT" "$LAB_HOST_DIR/q-$name")
-			echo "$n $mode $util $jain $conv $flows $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(redstat dropped) - d0 )) $(( $(redstat marked) - c0 )) $(( h1 - h0 + peer )) $q50 $q99 $qmax" >>"$LAB_HOST_DIR/rows"
+			echo "$n $mode $util $jain $conv $flows $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(rt_lab_redstat dropped) - d0 )) $(( $(rt_lab_redstat marked) - c0 )) $(( h1 - h0 + peer )) $q50 $q99 $qmax" >>"$LAB_HOST_DIR/rows"
 		else
 			lab_put "hw2-$name" $((h1 - h0))
 			lab_put "bw-$name" "$(avg "$name")"

@@ -71,9 +71,6 @@ lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
 
 # hw NAME: one rxe counter.
 hw() { cat "$HW/$1" 2>/dev/null || echo 0; }
-# red_drops: packets RED dropped on ifb0.
-red_drops() { tc -s qdisc show dev ifb0 | awk '/^qdisc red/ {r=1} r && /dropped/ {gsub(",", ""); for (i=1;i<=NF;i++) if ($i=="(dropped") {print $(i+1); exit}}'; }
-red_marked() { tc -s qdisc show dev ifb0 | awk '/marked/ {for (i=1;i<=NF;i++) if ($i=="marked") {print $(i+1); exit}}'; }
 # qpsum FIELD: sum of a column of qp_stats over the live QPs.
 qpsum() {
 	awk -v f="$1" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} $3=="live" {s+=$c[f]} END {print s+0}' "$P/qp_stats"
@@ -157,8 +154,8 @@ gbps() { awk '$1==65536 {print $4}' "$LAB_HOST_DIR/$1.log" | tail -1; }
 snapshot() {
 	echo "$(hw duplicate_request) $(hw out_of_seq_request) $(hw rcvd_seq_err)" \
 		"$(hw completer_retry_err)" \
-		"$( ((LAB_HOST == 1)) && red_drops || echo 0)" \
-		"$( ((LAB_HOST == 1)) && red_marked || echo 0)" >"$LAB_HOST_DIR/snap.$1"
+		"$( ((LAB_HOST == 1)) && rt_lab_redstat dropped || echo 0)" \
+		"$( ((LAB_HOST == 1)) && rt_lab_redstat marked || echo 0)" >"$LAB_HOST_DIR/snap.$1"
 }
 # delta A B FIELD...: the sum of FIELDs (1-6) from snapshot A to B.
 delta() {

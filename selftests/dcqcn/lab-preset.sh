@@ -76,6 +76,12 @@ rt_lab_red() {
 		max $RED_MAX avpkt 1100 burst $RED_BURST probability 0.2 bandwidth "${BN_MBIT}mbit" ecn
 }
 
+# rt_lab_redstat KEY: a number from the RoCE class's RED statistics on
+# ifb0 (dropped, marked, backlog; "K" suffixes expanded).
+rt_lab_redstat() {
+	tc -s qdisc show dev ifb0 | awk -v k="$1" '/^qdisc red/ {r=1} r {for (i=1;i<=NF;i++) {t=$i; sub(/^\(/,"",t); if (t==k) {v=$(i+1); gsub(/[,b)]/,"",v); if (v ~ /K$/) {sub(/K$/,"",v); v*=1000} print v+0; exit}}}'
+}
+
 # rt_lab_preset PORTDIR: stage the lab preset on PORTDIR/cc and commit.
 rt_lab_preset() {
 	local kv

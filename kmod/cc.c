@@ -14,14 +14,14 @@
 #include "datapath.h"
 #include "objects.h"
 
-int rt_port_init(struct rt_port *port, u32 num)
+int rtune_port_init(struct rtune_port *port, u32 num)
 {
-	struct rt_param_set *active;
+	struct rtune_param_set *active;
 
-	active = rt_obj_alloc(RT_OBJ_PARAM_SET, sizeof(*active), GFP_KERNEL);
+	active = rtune_obj_alloc(RTUNE_OBJ_PARAM_SET, sizeof(*active), GFP_KERNEL);
 	if (!active)
 		return -ENOMEM;
-	*active = *rt_params_default();
+	*active = *rtune_params_default();
 	port->num = num;
 	mutex_init(&port->lock);
 	port->staged = *active;
@@ -29,22 +29,22 @@ int rt_port_init(struct rt_port *port, u32 num)
 	return 0;
 }
 
-void rt_port_fini(struct rt_port *port)
+void rtune_port_fini(struct rtune_port *port)
 {
 	/* No reader is left: the device is unreachable from configfs. */
-	rt_obj_free(RT_OBJ_PARAM_SET,
+	rtune_obj_free(RTUNE_OBJ_PARAM_SET,
 		    rcu_dereference_protected(port->active, true));
 	mutex_destroy(&port->lock);
 }
 
-int rt_port_stage(struct rt_port *port, enum rt_param_id id,
+int rtune_port_stage(struct rtune_port *port, enum rtune_param_id id,
 		  const char *buf, size_t len)
 {
 	u32 v;
 	int err;
 
 	/* Parse before locking: a bad write must not touch the set. */
-	err = rt_param_parse(id, buf, len, &v);
+	err = rtune_param_parse(id, buf, len, &v);
 	if (err)
 		return err;
 	mutex_lock(&port->lock);
@@ -53,9 +53,9 @@ int rt_port_stage(struct rt_port *port, enum rt_param_id id,
 	return 0;
 }
 
-int rt_port_stage_preset(struct rt_port *port, const char *buf, size_t len)
+int rtune_port_stage_preset(struct rtune_port *port, const char *buf, size_t len)
 {
-	const struct rt_preset *preset = rt_preset_lookup(buf, len);
+	const struct rtune_preset *preset = rtune_preset_lookup(buf, len);
 
 	if (!preset)
 		return -EINVAL;
@@ -65,20 +65,20 @@ int rt_port_stage_preset(struct rt_port *port, const char *buf, size_t len)
 	return 0;
 }
 
-int rt_port_commit(struct rt_dev *dev, struct rt_port *port)
+int rtune_port_commit(struct rtune_dev *dev, struct rtune_port *port)
 {
-	struct rt_param_set *next, *prev;
-	struct rt_dp_params *dp_next;
-	char why[RT_ERR_MAX];
+	struct rtune_param_set *next, *prev;
+	struct rtune_dp_params *dp_next;
+	char why[RTUNE_ERR_MAX];
 	int err;
 
-	next = rt_obj_alloc(RT_OBJ_PARAM_SET, sizeof(*next), GFP_KERNEL);
+	next = rtune_obj_alloc(RTUNE_OBJ_PARAM_SET, sizeof(*next), GFP_KERNEL);
 	if (!next)
 		return -ENOMEM;
 
 	mutex_lock(&port->lock);
 	/* A test-injected failure (debugfs) refuses before any change. */
-	err = rt_fault_commit();
+	err = rtune_fault_commit();
 	if (err) {
 		strscpy(port->last_error, "injected failure",
 			sizeof(port->last_error));
@@ -91,13 +91,13 @@ int rt_port_commit(struct rt_dev *dev, struct rt_port *port)
 		err = -EOPNOTSUPP;
 		goto out_unlock;
 	}
-	err = rt_params_validate(&port->staged, why, sizeof(why));
+	err = rtune_params_validate(&port->staged, why, sizeof(why));
 	if (err) {
 		strscpy(port->last_error, why, sizeof(port->last_error));
 		goto out_unlock;
 	}
 	/* Everything that can fail comes before the first change. */
-	dp_next = rt_dp_prepare(dev, port, &port->staged);
+	dp_next = rtune_dp_prepare(dev, port, &port->staged);
 	if (IS_ERR(dp_next)) {
 		err = PTR_ERR(dp_next);
 		snprintf(port->last_error, sizeof(port->last_error),
@@ -108,22 +108,22 @@ int rt_port_commit(struct rt_dev *dev, struct rt_port *port)
 	prev = rcu_replace_pointer(port->active, next,
 				   lockdep_is_held(&port->lock));
 	if (dp_next)
-		rt_dp_publish(dev, port, dp_next);
+		rtune_dp_publish(dev, port, dp_next);
 	port->generation++;
 	port->last_error[0] = '\0';
 	mutex_unlock(&port->lock);
 	/* Commits are rare and may sleep: wait out readers of the old set. */
 	synchronize_rcu();
-	rt_obj_free(RT_OBJ_PARAM_SET, prev);
+	rtune_obj_free(RTUNE_OBJ_PARAM_SET, prev);
 	return 0;
 
 out_unlock:
 	mutex_unlock(&port->lock);
-	rt_obj_free(RT_OBJ_PARAM_SET, next);
+	rtune_obj_free(RTUNE_OBJ_PARAM_SET, next);
 	return err;
 }
 
-void rt_port_discard(struct rt_port *port)
+void rtune_port_discard(struct rtune_port *port)
 {
 	mutex_lock(&port->lock);
 	port->staged = *rcu_dereference_protected(port->active,
@@ -131,7 +131,7 @@ void rt_port_discard(struct rt_port *port)
 	mutex_unlock(&port->lock);
 }
 
-u32 rt_port_active_value(struct rt_port *port, enum rt_param_id id)
+u32 rtune_port_active_value(struct rtune_port *port, enum rtune_param_id id)
 {
 	u32 v;
 

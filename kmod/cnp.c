@@ -24,47 +24,47 @@
 
 #include "rocetune.h"
 #include "datapath.h"
-#include "core/rt_icrc.h"
+#include "core/icrc.h"
 
-#define RT_CNP_TTL	64
-#define RT_CNP_L4LEN	(sizeof(struct udphdr) + RT_BTH_LEN + RT_CNP_PAD + \
-			 RT_ICRC_LEN)
+#define RTUNE_CNP_TTL	64
+#define RTUNE_CNP_L4LEN	(sizeof(struct udphdr) + RTUNE_BTH_LEN + RTUNE_CNP_PAD + \
+			 RTUNE_ICRC_LEN)
 
-static void rt_cnp_fill_l4(u8 *l4, u16 sport, u32 dqpn)
+static void rtune_cnp_fill_l4(u8 *l4, u16 sport, u32 dqpn)
 {
 	struct udphdr *uh = (struct udphdr *)l4;
 	u8 *bth = l4 + sizeof(*uh);
 
 	uh->source = htons(sport);
 	uh->dest = htons(ROCE_V2_UDP_PORT);
-	uh->len = htons(RT_CNP_L4LEN);
+	uh->len = htons(RTUNE_CNP_L4LEN);
 	uh->check = 0;
-	memset(bth, 0, RT_BTH_LEN + RT_CNP_PAD);
-	bth[0] = RT_BTH_OPCODE_CNP;
+	memset(bth, 0, RTUNE_BTH_LEN + RTUNE_CNP_PAD);
+	bth[0] = RTUNE_BTH_OPCODE_CNP;
 	bth[2] = 0xff;			/* P_Key 0xffff */
 	bth[3] = 0xff;
 	put_unaligned_be32(dqpn & 0xffffff, bth + 4);
-	bth[4] = RT_BTH_BECN;
+	bth[4] = RTUNE_BTH_BECN;
 	/* bth[8..11]: AckReq 0, PSN 0; then the 16 reserved bytes. */
 }
 
-static struct sk_buff *rt_cnp_alloc(struct net_device *ndev, unsigned int l3len)
+static struct sk_buff *rtune_cnp_alloc(struct net_device *ndev, unsigned int l3len)
 {
 	unsigned int hh = LL_RESERVED_SPACE(ndev);
 	struct sk_buff *skb;
 
-	skb = alloc_skb(hh + l3len + RT_CNP_L4LEN + ndev->needed_tailroom,
+	skb = alloc_skb(hh + l3len + RTUNE_CNP_L4LEN + ndev->needed_tailroom,
 			GFP_ATOMIC);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, hh);
-	skb_put(skb, l3len + RT_CNP_L4LEN);
+	skb_put(skb, l3len + RTUNE_CNP_L4LEN);
 	skb_reset_network_header(skb);
 	skb_set_transport_header(skb, l3len);
 	return skb;
 }
 
-static int rt_cnp_send4(struct rt_dp *dp, const struct rt_dp_params *p,
+static int rtune_cnp_send4(struct rtune_dp *dp, const struct rtune_dp_params *p,
 			__be32 saddr, __be32 daddr, u32 dqpn, u16 sport)
 {
 	struct flowi4 fl4 = {
@@ -83,7 +83,7 @@ static int rt_cnp_send4(struct rt_dp *dp, const struct rt_dp_params *p,
 	rt = ip_route_output_key(&init_net, &fl4);
 	if (IS_ERR(rt))
 		return PTR_ERR(rt);
-	skb = rt_cnp_alloc(rt->dst.dev, sizeof(*iph));
+	skb = rtune_cnp_alloc(rt->dst.dev, sizeof(*iph));
 	if (!skb) {
 		ip_rt_put(rt);
 		return -ENOMEM;
@@ -95,14 +95,14 @@ static int rt_cnp_send4(struct rt_dp *dp, const struct rt_dp_params *p,
 	iph->tot_len = htons(skb->len);
 	iph->id = 0;
 	iph->frag_off = htons(IP_DF);
-	iph->ttl = RT_CNP_TTL;
+	iph->ttl = RTUNE_CNP_TTL;
 	iph->protocol = IPPROTO_UDP;
 	iph->check = 0;
 	iph->saddr = fl4.saddr;
 	iph->daddr = fl4.daddr;
-	rt_cnp_fill_l4(skb_transport_header(skb), sport, dqpn);
-	rt_icrc_compute(skb->data, skb->len - RT_ICRC_LEN, &icrc);
-	rt_icrc_put(skb_tail_pointer(skb) - RT_ICRC_LEN, icrc);
+	rtune_cnp_fill_l4(skb_transport_header(skb), sport, dqpn);
+	rtune_icrc_compute(skb->data, skb->len - RTUNE_ICRC_LEN, &icrc);
+	rtune_icrc_put(skb_tail_pointer(skb) - RTUNE_ICRC_LEN, icrc);
 
 	skb->protocol = htons(ETH_P_IP);
 	skb->priority = p->cnp_prio;
@@ -114,7 +114,7 @@ static int rt_cnp_send4(struct rt_dp *dp, const struct rt_dp_params *p,
 	return net_xmit_eval(err);
 }
 
-static int rt_cnp_send6(struct rt_dp *dp, const struct rt_dp_params *p,
+static int rtune_cnp_send6(struct rtune_dp *dp, const struct rtune_dp_params *p,
 			const struct in6_addr *saddr,
 			const struct in6_addr *daddr, u32 dqpn, u16 sport)
 {
@@ -136,21 +136,21 @@ static int rt_cnp_send6(struct rt_dp *dp, const struct rt_dp_params *p,
 		dst_release(dst);
 		return err;
 	}
-	skb = rt_cnp_alloc(dst->dev, sizeof(*ip6h));
+	skb = rtune_cnp_alloc(dst->dev, sizeof(*ip6h));
 	if (!skb) {
 		dst_release(dst);
 		return -ENOMEM;
 	}
 	ip6h = ipv6_hdr(skb);
 	ip6_flow_hdr(ip6h, p->cnp_tos, 0);
-	ip6h->payload_len = htons(RT_CNP_L4LEN);
+	ip6h->payload_len = htons(RTUNE_CNP_L4LEN);
 	ip6h->nexthdr = IPPROTO_UDP;
-	ip6h->hop_limit = RT_CNP_TTL;
+	ip6h->hop_limit = RTUNE_CNP_TTL;
 	ip6h->saddr = *saddr;
 	ip6h->daddr = *daddr;
-	rt_cnp_fill_l4(skb_transport_header(skb), sport, dqpn);
-	rt_icrc_compute(skb->data, skb->len - RT_ICRC_LEN, &icrc);
-	rt_icrc_put(skb_tail_pointer(skb) - RT_ICRC_LEN, icrc);
+	rtune_cnp_fill_l4(skb_transport_header(skb), sport, dqpn);
+	rtune_icrc_compute(skb->data, skb->len - RTUNE_ICRC_LEN, &icrc);
+	rtune_icrc_put(skb_tail_pointer(skb) - RTUNE_ICRC_LEN, icrc);
 
 	skb->protocol = htons(ETH_P_IPV6);
 	skb->priority = p->cnp_prio;
@@ -164,12 +164,12 @@ static int rt_cnp_send6(struct rt_dp *dp, const struct rt_dp_params *p,
  * Send a CNP naming QP @dqpn of the peer at @daddr, from our @saddr.
  * Softirq context (the receive hook). Returns 0 or a negative errno.
  */
-int rt_cnp_send(struct rt_dp *dp, const struct rt_dp_params *p, bool v6,
+int rtune_cnp_send(struct rtune_dp *dp, const struct rtune_dp_params *p, bool v6,
 		const struct in6_addr *saddr, const struct in6_addr *daddr,
 		u32 dqpn, u16 sport)
 {
 	if (!v6)
-		return rt_cnp_send4(dp, p, saddr->s6_addr32[3],
+		return rtune_cnp_send4(dp, p, saddr->s6_addr32[3],
 				    daddr->s6_addr32[3], dqpn, sport);
-	return rt_cnp_send6(dp, p, saddr, daddr, dqpn, sport);
+	return rtune_cnp_send6(dp, p, saddr, daddr, dqpn, sport);
 }

@@ -18,11 +18,11 @@
  *
  * Device directories are created by the kernel when a device appears and
  * removed when it goes (userspace cannot mkdir or rmdir them). Lifetime:
- * every group of one device directory is embedded in one struct rt_dir,
+ * every group of one device directory is embedded in one struct rtune_dir,
  * whose kref counts the groups not yet released; open files may hold a
  * group past unregistration, so the memory goes with the last of them.
  * configfs_unregister_group() waits for running show/store handlers and
- * fails later ones, which is what makes rt_dev->ibdev safe to use in them.
+ * fails later ones, which is what makes rtune_dev->ibdev safe to use in them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -35,149 +35,149 @@
 #include "objects.h"
 #include "compat/compat.h"
 
-struct rt_port_dir {
+struct rtune_port_dir {
 	struct config_group group;	/* ports/<N> */
 	struct config_group cc;		/* ports/<N>/cc */
 	struct config_group staged;	/* ports/<N>/cc/staged */
 	struct config_group active;	/* ports/<N>/cc/active */
-	struct rt_dir *dir;
-	struct rt_port *port;
+	struct rtune_dir *dir;
+	struct rtune_port *port;
 };
 
-struct rt_dir {
+struct rtune_dir {
 	struct config_group group;	/* <ibdev> */
 	struct config_group ports;	/* <ibdev>/ports */
 	/* One reference per embedded group not yet released. */
 	struct kref ref;
-	struct rt_dev *dev;		/* holds a reference */
+	struct rtune_dev *dev;		/* holds a reference */
 	u32 nports;
-	struct rt_port_dir pdirs[];
+	struct rtune_port_dir pdirs[];
 };
 
 /* Serialises creating and destroying device directories (dev->dir). */
-static DEFINE_MUTEX(rt_dir_lock);
+static DEFINE_MUTEX(rtune_dir_lock);
 
-static void rt_dir_free(struct kref *ref)
+static void rtune_dir_free(struct kref *ref)
 {
-	struct rt_dir *dir = container_of(ref, struct rt_dir, ref);
+	struct rtune_dir *dir = container_of(ref, struct rtune_dir, ref);
 
-	rt_dev_put(dir->dev);
-	rt_obj_free(RT_OBJ_DIR, dir);
+	rtune_dev_put(dir->dev);
+	rtune_obj_free(RTUNE_OBJ_DIR, dir);
 }
 
-static struct rt_dir *to_rt_dir(struct config_item *item)
+static struct rtune_dir *to_rtune_dir(struct config_item *item)
 {
-	return container_of(to_config_group(item), struct rt_dir, group);
+	return container_of(to_config_group(item), struct rtune_dir, group);
 }
 
-static struct rt_dir *ports_to_rt_dir(struct config_item *item)
+static struct rtune_dir *ports_to_rtune_dir(struct config_item *item)
 {
-	return container_of(to_config_group(item), struct rt_dir, ports);
+	return container_of(to_config_group(item), struct rtune_dir, ports);
 }
 
-static struct rt_port_dir *to_port_dir(struct config_item *item)
+static struct rtune_port_dir *to_port_dir(struct config_item *item)
 {
-	return container_of(to_config_group(item), struct rt_port_dir, group);
+	return container_of(to_config_group(item), struct rtune_port_dir, group);
 }
 
-static struct rt_port_dir *cc_to_port_dir(struct config_item *item)
+static struct rtune_port_dir *cc_to_port_dir(struct config_item *item)
 {
-	return container_of(to_config_group(item), struct rt_port_dir, cc);
+	return container_of(to_config_group(item), struct rtune_port_dir, cc);
 }
 
-static struct rt_port_dir *staged_to_port_dir(struct config_item *item)
+static struct rtune_port_dir *staged_to_port_dir(struct config_item *item)
 {
-	return container_of(to_config_group(item), struct rt_port_dir, staged);
+	return container_of(to_config_group(item), struct rtune_port_dir, staged);
 }
 
-static struct rt_port_dir *active_to_port_dir(struct config_item *item)
+static struct rtune_port_dir *active_to_port_dir(struct config_item *item)
 {
-	return container_of(to_config_group(item), struct rt_port_dir, active);
+	return container_of(to_config_group(item), struct rtune_port_dir, active);
 }
 
-/* Releases: each embedded group gives back its share of the rt_dir. */
-static void rt_dir_release(struct config_item *item)
+/* Releases: each embedded group gives back its share of the rtune_dir. */
+static void rtune_dir_release(struct config_item *item)
 {
-	kref_put(&to_rt_dir(item)->ref, rt_dir_free);
+	kref_put(&to_rtune_dir(item)->ref, rtune_dir_free);
 }
 
-static void rt_ports_release(struct config_item *item)
+static void rtune_ports_release(struct config_item *item)
 {
-	kref_put(&ports_to_rt_dir(item)->ref, rt_dir_free);
+	kref_put(&ports_to_rtune_dir(item)->ref, rtune_dir_free);
 }
 
-static void rt_port_release(struct config_item *item)
+static void rtune_port_release(struct config_item *item)
 {
-	kref_put(&to_port_dir(item)->dir->ref, rt_dir_free);
+	kref_put(&to_port_dir(item)->dir->ref, rtune_dir_free);
 }
 
-static void rt_cc_release(struct config_item *item)
+static void rtune_cc_release(struct config_item *item)
 {
-	kref_put(&cc_to_port_dir(item)->dir->ref, rt_dir_free);
+	kref_put(&cc_to_port_dir(item)->dir->ref, rtune_dir_free);
 }
 
-static void rt_staged_release(struct config_item *item)
+static void rtune_staged_release(struct config_item *item)
 {
-	kref_put(&staged_to_port_dir(item)->dir->ref, rt_dir_free);
+	kref_put(&staged_to_port_dir(item)->dir->ref, rtune_dir_free);
 }
 
-static void rt_active_release(struct config_item *item)
+static void rtune_active_release(struct config_item *item)
 {
-	kref_put(&active_to_port_dir(item)->dir->ref, rt_dir_free);
+	kref_put(&active_to_port_dir(item)->dir->ref, rtune_dir_free);
 }
 
 /* <ibdev>/ */
 
-static ssize_t rt_dir_driver_show(struct config_item *item, char *page)
+static ssize_t rtune_dir_driver_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "%s\n", to_rt_dir(item)->dev->driver);
+	return sysfs_emit(page, "%s\n", to_rtune_dir(item)->dev->driver);
 }
 
-static ssize_t rt_dir_backend_show(struct config_item *item, char *page)
+static ssize_t rtune_dir_backend_show(struct config_item *item, char *page)
 {
-	struct rt_dev *dev = to_rt_dir(item)->dev;
+	struct rtune_dev *dev = to_rtune_dir(item)->dev;
 
 	return sysfs_emit(page, "%s\n",
 			  dev->has_backend ? "rxe-software" : "none");
 }
 
-CONFIGFS_ATTR_RO(rt_dir_, driver);
-CONFIGFS_ATTR_RO(rt_dir_, backend);
+CONFIGFS_ATTR_RO(rtune_dir_, driver);
+CONFIGFS_ATTR_RO(rtune_dir_, backend);
 
-static struct configfs_attribute *rt_dir_attrs[] = {
-	&rt_dir_attr_driver,
-	&rt_dir_attr_backend,
+static struct configfs_attribute *rtune_dir_attrs[] = {
+	&rtune_dir_attr_driver,
+	&rtune_dir_attr_backend,
 	NULL,
 };
 
-static struct configfs_item_operations rt_dir_item_ops = {
-	.release = rt_dir_release,
+static struct configfs_item_operations rtune_dir_item_ops = {
+	.release = rtune_dir_release,
 };
 
-static const struct config_item_type rt_dir_type = {
-	.ct_item_ops = &rt_dir_item_ops,
-	.ct_attrs = rt_dir_attrs,
+static const struct config_item_type rtune_dir_type = {
+	.ct_item_ops = &rtune_dir_item_ops,
+	.ct_attrs = rtune_dir_attrs,
 	.ct_owner = THIS_MODULE,
 };
 
-static struct configfs_item_operations rt_ports_item_ops = {
-	.release = rt_ports_release,
+static struct configfs_item_operations rtune_ports_item_ops = {
+	.release = rtune_ports_release,
 };
 
-static const struct config_item_type rt_ports_type = {
-	.ct_item_ops = &rt_ports_item_ops,
+static const struct config_item_type rtune_ports_type = {
+	.ct_item_ops = &rtune_ports_item_ops,
 	.ct_owner = THIS_MODULE,
 };
 
 /* ports/<N>/ */
 
-static ssize_t rt_port_netdev_show(struct config_item *item, char *page)
+static ssize_t rtune_port_netdev_show(struct config_item *item, char *page)
 {
-	struct rt_port_dir *pd = to_port_dir(item);
+	struct rtune_port_dir *pd = to_port_dir(item);
 	struct net_device *ndev;
 	ssize_t n;
 
-	ndev = rt_compat_ib_get_netdev(pd->dir->dev->ibdev, pd->port->num);
+	ndev = rtune_compat_ib_get_netdev(pd->dir->dev->ibdev, pd->port->num);
 	if (!ndev)
 		return sysfs_emit(page, "\n");
 	n = sysfs_emit(page, "%s\n", netdev_name(ndev));
@@ -185,44 +185,44 @@ static ssize_t rt_port_netdev_show(struct config_item *item, char *page)
 	return n;
 }
 
-static ssize_t rt_port_counters_show(struct config_item *item, char *page)
+static ssize_t rtune_port_counters_show(struct config_item *item, char *page)
 {
-	struct rt_port_dir *pd = to_port_dir(item);
+	struct rtune_port_dir *pd = to_port_dir(item);
 
-	return rt_counters_show(pd->dir->dev, pd->port, page);
+	return rtune_counters_show(pd->dir->dev, pd->port, page);
 }
 
 /* The datapath serving this port, or NULL (not rxe). */
-static struct rt_dp *rt_port_dp(struct rt_port_dir *pd)
+static struct rtune_dp *rtune_port_dp(struct rtune_port_dir *pd)
 {
-	struct rt_dp *dp = pd->dir->dev->dp;
+	struct rtune_dp *dp = pd->dir->dev->dp;
 
 	return dp && dp->port == pd->port ? dp : NULL;
 }
 
-static ssize_t rt_port_pacing_show(struct config_item *item, char *page)
+static ssize_t rtune_port_pacing_show(struct config_item *item, char *page)
 {
-	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+	struct rtune_dp *dp = rtune_port_dp(to_port_dir(item));
 	char id[IFNAMSIZ];
 	bool active;
 
 	if (!dp)
 		return sysfs_emit(page, "unsupported\n");
-	active = rt_pacing_check(dp, id, sizeof(id), false);
+	active = rtune_pacing_check(dp, id, sizeof(id), false);
 	return sysfs_emit(page, "%s %s\n", active ? "active" : "inactive", id);
 }
 
-static ssize_t rt_port_dp_counters_show(struct config_item *item, char *page)
+static ssize_t rtune_port_dp_counters_show(struct config_item *item, char *page)
 {
-	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+	struct rtune_dp *dp = rtune_port_dp(to_port_dir(item));
 
-	return dp ? rt_dp_counters_show(dp, page) : 0;
+	return dp ? rtune_dp_counters_show(dp, page) : 0;
 }
 
-static ssize_t rt_port_qp_watch_show(struct config_item *item, char *page)
+static ssize_t rtune_port_qp_watch_show(struct config_item *item, char *page)
 {
-	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
-	struct rt_qp *qp;
+	struct rtune_dp *dp = rtune_port_dp(to_port_dir(item));
+	struct rtune_qp *qp;
 	ssize_t n;
 	u32 qpn;
 
@@ -230,45 +230,45 @@ static ssize_t rt_port_qp_watch_show(struct config_item *item, char *page)
 		return -EOPNOTSUPP;
 	qpn = READ_ONCE(dp->watch_qpn);
 	rcu_read_lock();
-	qp = rt_qp_lookup(dp, qpn);
+	qp = rtune_qp_lookup(dp, qpn);
 	if (qp)
-		n = rt_qp_format(qp, page, PAGE_SIZE, false);
+		n = rtune_qp_format(qp, page, PAGE_SIZE, false);
 	else
 		n = sysfs_emit(page, "qpn %u\nstate untracked\n", qpn);
 	rcu_read_unlock();
 	return n;
 }
 
-static ssize_t rt_port_qp_watch_store(struct config_item *item,
+static ssize_t rtune_port_qp_watch_store(struct config_item *item,
 				      const char *page, size_t len)
 {
-	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+	struct rtune_dp *dp = rtune_port_dp(to_port_dir(item));
 	u32 qpn;
 
 	if (!dp)
 		return -EOPNOTSUPP;
-	if (rt_parse_u32(page, len, &qpn) || qpn > 0xffffff)
+	if (rtune_parse_u32(page, len, &qpn) || qpn > 0xffffff)
 		return -EINVAL;
 	WRITE_ONCE(dp->watch_qpn, qpn);
 	return len;
 }
 
-static ssize_t rt_port_qp_ctl_show(struct config_item *item, char *page)
+static ssize_t rtune_port_qp_ctl_show(struct config_item *item, char *page)
 {
-	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+	struct rtune_dp *dp = rtune_port_dp(to_port_dir(item));
 
-	return dp ? rt_qp_ctl_show(dp, page) : -EOPNOTSUPP;
+	return dp ? rtune_qp_ctl_show(dp, page) : -EOPNOTSUPP;
 }
 
-static ssize_t rt_port_qp_ctl_store(struct config_item *item,
+static ssize_t rtune_port_qp_ctl_store(struct config_item *item,
 				    const char *page, size_t len)
 {
-	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+	struct rtune_dp *dp = rtune_port_dp(to_port_dir(item));
 	int err;
 
 	if (!dp)
 		return -EOPNOTSUPP;
-	err = rt_qp_ctl_store(dp, page, len);
+	err = rtune_qp_ctl_store(dp, page, len);
 	return err ? err : len;
 }
 
@@ -277,104 +277,104 @@ static ssize_t rt_port_qp_ctl_store(struct config_item *item,
  * attribute is limited to one page (about 20 QPs); configfs sizes the
  * buffer with a first call (@buf NULL) and fills it with a second.
  */
-static ssize_t rt_port_qp_stats_read(struct config_item *item, void *buf,
+static ssize_t rtune_port_qp_stats_read(struct config_item *item, void *buf,
 				     size_t len)
 {
-	struct rt_dp *dp = rt_port_dp(to_port_dir(item));
+	struct rtune_dp *dp = rtune_port_dp(to_port_dir(item));
 
-	return dp ? rt_qp_stats_read(dp, buf, len) : 0;
+	return dp ? rtune_qp_stats_read(dp, buf, len) : 0;
 }
 
-CONFIGFS_ATTR_RO(rt_port_, netdev);
-CONFIGFS_ATTR_RO(rt_port_, counters);
-CONFIGFS_ATTR_RO(rt_port_, pacing);
-CONFIGFS_ATTR_RO(rt_port_, dp_counters);
-CONFIGFS_ATTR(rt_port_, qp_watch);
-CONFIGFS_ATTR(rt_port_, qp_ctl);
-CONFIGFS_BIN_ATTR_RO(rt_port_, qp_stats, NULL, 0);
+CONFIGFS_ATTR_RO(rtune_port_, netdev);
+CONFIGFS_ATTR_RO(rtune_port_, counters);
+CONFIGFS_ATTR_RO(rtune_port_, pacing);
+CONFIGFS_ATTR_RO(rtune_port_, dp_counters);
+CONFIGFS_ATTR(rtune_port_, qp_watch);
+CONFIGFS_ATTR(rtune_port_, qp_ctl);
+CONFIGFS_BIN_ATTR_RO(rtune_port_, qp_stats, NULL, 0);
 
-static struct configfs_attribute *rt_port_attrs[] = {
-	&rt_port_attr_netdev,
-	&rt_port_attr_counters,
-	&rt_port_attr_pacing,
-	&rt_port_attr_dp_counters,
-	&rt_port_attr_qp_watch,
-	&rt_port_attr_qp_ctl,
+static struct configfs_attribute *rtune_port_attrs[] = {
+	&rtune_port_attr_netdev,
+	&rtune_port_attr_counters,
+	&rtune_port_attr_pacing,
+	&rtune_port_attr_dp_counters,
+	&rtune_port_attr_qp_watch,
+	&rtune_port_attr_qp_ctl,
 	NULL,
 };
 
-static struct configfs_bin_attribute *rt_port_bin_attrs[] = {
-	&rt_port_attr_qp_stats,
+static struct configfs_bin_attribute *rtune_port_bin_attrs[] = {
+	&rtune_port_attr_qp_stats,
 	NULL,
 };
 
-static struct configfs_item_operations rt_port_item_ops = {
-	.release = rt_port_release,
+static struct configfs_item_operations rtune_port_item_ops = {
+	.release = rtune_port_release,
 };
 
-static const struct config_item_type rt_port_type = {
-	.ct_item_ops = &rt_port_item_ops,
-	.ct_attrs = rt_port_attrs,
-	.ct_bin_attrs = rt_port_bin_attrs,
+static const struct config_item_type rtune_port_type = {
+	.ct_item_ops = &rtune_port_item_ops,
+	.ct_attrs = rtune_port_attrs,
+	.ct_bin_attrs = rtune_port_bin_attrs,
 	.ct_owner = THIS_MODULE,
 };
 
 /* ports/<N>/cc/ */
 
-static ssize_t rt_cc_params_show(struct config_item *item, char *page)
+static ssize_t rtune_cc_params_show(struct config_item *item, char *page)
 {
-	const struct rt_param_set *def = rt_params_default();
+	const struct rtune_param_set *def = rtune_params_default();
 	ssize_t n = sysfs_emit(page, "name unit kind min max default\n");
 	int i;
 
-	for (i = 0; i < RT_P_COUNT; i++) {
-		const struct rt_param_desc *d = &rt_param_descs[i];
-		char lo[RT_PARAM_TEXT_MAX], hi[RT_PARAM_TEXT_MAX];
-		char dv[RT_PARAM_TEXT_MAX];
+	for (i = 0; i < RTUNE_P_COUNT; i++) {
+		const struct rtune_param_desc *d = &rtune_param_descs[i];
+		char lo[RTUNE_PARAM_TEXT_MAX], hi[RTUNE_PARAM_TEXT_MAX];
+		char dv[RTUNE_PARAM_TEXT_MAX];
 
-		rt_param_format(i, d->min, lo, sizeof(lo));
-		rt_param_format(i, d->max, hi, sizeof(hi));
-		rt_param_format(i, def->v[i], dv, sizeof(dv));
-		/* Drop the newlines rt_param_format adds. */
+		rtune_param_format(i, d->min, lo, sizeof(lo));
+		rtune_param_format(i, d->max, hi, sizeof(hi));
+		rtune_param_format(i, def->v[i], dv, sizeof(dv));
+		/* Drop the newlines rtune_param_format adds. */
 		lo[strcspn(lo, "\n")] = '\0';
 		hi[strcspn(hi, "\n")] = '\0';
 		dv[strcspn(dv, "\n")] = '\0';
 		n += sysfs_emit_at(page, n, "%s %s %s %s %s %s\n", d->name,
 				   d->unit,
-				   d->kind == RT_KIND_PRIO_MASK ? "prio_list" :
-				   d->kind == RT_KIND_BOOL ? "bool" : "u32",
+				   d->kind == RTUNE_KIND_PRIO_MASK ? "prio_list" :
+				   d->kind == RTUNE_KIND_BOOL ? "bool" : "u32",
 				   lo, hi, dv);
 	}
 	return n;
 }
 
-static ssize_t rt_cc_preset_show(struct config_item *item, char *page)
+static ssize_t rtune_cc_preset_show(struct config_item *item, char *page)
 {
 	ssize_t n = 0;
 	unsigned int i;
 
-	for (i = 0; i < rt_preset_count; i++)
-		n += sysfs_emit_at(page, n, "%s\n", rt_presets[i].name);
+	for (i = 0; i < rtune_preset_count; i++)
+		n += sysfs_emit_at(page, n, "%s\n", rtune_presets[i].name);
 	return n;
 }
 
-static ssize_t rt_cc_preset_store(struct config_item *item, const char *page,
+static ssize_t rtune_cc_preset_store(struct config_item *item, const char *page,
 				  size_t len)
 {
-	int err = rt_port_stage_preset(cc_to_port_dir(item)->port, page, len);
+	int err = rtune_port_stage_preset(cc_to_port_dir(item)->port, page, len);
 
 	return err ? err : len;
 }
 
 /* "1" with an optional newline: the only word commit and discard take. */
-static bool rt_is_one(const char *page, size_t len)
+static bool rtune_is_one(const char *page, size_t len)
 {
 	return (len == 1 || (len == 2 && page[1] == '\n')) && page[0] == '1';
 }
 
-static ssize_t rt_cc_commit_show(struct config_item *item, char *page)
+static ssize_t rtune_cc_commit_show(struct config_item *item, char *page)
 {
-	struct rt_port *port = cc_to_port_dir(item)->port;
+	struct rtune_port *port = cc_to_port_dir(item)->port;
 	u64 gen;
 
 	mutex_lock(&port->lock);
@@ -383,30 +383,30 @@ static ssize_t rt_cc_commit_show(struct config_item *item, char *page)
 	return sysfs_emit(page, "%llu\n", gen);
 }
 
-static ssize_t rt_cc_commit_store(struct config_item *item, const char *page,
+static ssize_t rtune_cc_commit_store(struct config_item *item, const char *page,
 				  size_t len)
 {
-	struct rt_port_dir *pd = cc_to_port_dir(item);
+	struct rtune_port_dir *pd = cc_to_port_dir(item);
 	int err;
 
-	if (!rt_is_one(page, len))
+	if (!rtune_is_one(page, len))
 		return -EINVAL;
-	err = rt_port_commit(pd->dir->dev, pd->port);
+	err = rtune_port_commit(pd->dir->dev, pd->port);
 	return err ? err : len;
 }
 
-static ssize_t rt_cc_discard_store(struct config_item *item, const char *page,
+static ssize_t rtune_cc_discard_store(struct config_item *item, const char *page,
 				   size_t len)
 {
-	if (!rt_is_one(page, len))
+	if (!rtune_is_one(page, len))
 		return -EINVAL;
-	rt_port_discard(cc_to_port_dir(item)->port);
+	rtune_port_discard(cc_to_port_dir(item)->port);
 	return len;
 }
 
-static ssize_t rt_cc_last_error_show(struct config_item *item, char *page)
+static ssize_t rtune_cc_last_error_show(struct config_item *item, char *page)
 {
-	struct rt_port *port = cc_to_port_dir(item)->port;
+	struct rtune_port *port = cc_to_port_dir(item)->port;
 	ssize_t n = 0;
 
 	mutex_lock(&port->lock);
@@ -416,164 +416,164 @@ static ssize_t rt_cc_last_error_show(struct config_item *item, char *page)
 	return n;
 }
 
-CONFIGFS_ATTR_RO(rt_cc_, params);
-CONFIGFS_ATTR(rt_cc_, preset);
-CONFIGFS_ATTR(rt_cc_, commit);
-CONFIGFS_ATTR_WO(rt_cc_, discard);
-CONFIGFS_ATTR_RO(rt_cc_, last_error);
+CONFIGFS_ATTR_RO(rtune_cc_, params);
+CONFIGFS_ATTR(rtune_cc_, preset);
+CONFIGFS_ATTR(rtune_cc_, commit);
+CONFIGFS_ATTR_WO(rtune_cc_, discard);
+CONFIGFS_ATTR_RO(rtune_cc_, last_error);
 
-static struct configfs_attribute *rt_cc_attrs[] = {
-	&rt_cc_attr_params,
-	&rt_cc_attr_preset,
-	&rt_cc_attr_commit,
-	&rt_cc_attr_discard,
-	&rt_cc_attr_last_error,
+static struct configfs_attribute *rtune_cc_attrs[] = {
+	&rtune_cc_attr_params,
+	&rtune_cc_attr_preset,
+	&rtune_cc_attr_commit,
+	&rtune_cc_attr_discard,
+	&rtune_cc_attr_last_error,
 	NULL,
 };
 
-static struct configfs_item_operations rt_cc_item_ops = {
-	.release = rt_cc_release,
+static struct configfs_item_operations rtune_cc_item_ops = {
+	.release = rtune_cc_release,
 };
 
-static const struct config_item_type rt_cc_type = {
-	.ct_item_ops = &rt_cc_item_ops,
-	.ct_attrs = rt_cc_attrs,
+static const struct config_item_type rtune_cc_type = {
+	.ct_item_ops = &rtune_cc_item_ops,
+	.ct_attrs = rtune_cc_attrs,
 	.ct_owner = THIS_MODULE,
 };
 
 /* ports/<N>/cc/staged/ and ports/<N>/cc/active/ */
 
-static ssize_t rt_staged_show(struct config_item *item, enum rt_param_id id,
+static ssize_t rtune_staged_show(struct config_item *item, enum rtune_param_id id,
 			      char *page)
 {
-	struct rt_port *port = staged_to_port_dir(item)->port;
+	struct rtune_port *port = staged_to_port_dir(item)->port;
 	u32 v;
 
 	mutex_lock(&port->lock);
 	v = port->staged.v[id];
 	mutex_unlock(&port->lock);
-	return rt_param_format(id, v, page, PAGE_SIZE);
+	return rtune_param_format(id, v, page, PAGE_SIZE);
 }
 
-static ssize_t rt_staged_store(struct config_item *item, enum rt_param_id id,
+static ssize_t rtune_staged_store(struct config_item *item, enum rtune_param_id id,
 			       const char *page, size_t len)
 {
-	int err = rt_port_stage(staged_to_port_dir(item)->port, id, page, len);
+	int err = rtune_port_stage(staged_to_port_dir(item)->port, id, page, len);
 
 	return err ? err : len;
 }
 
-static ssize_t rt_active_show(struct config_item *item, enum rt_param_id id,
+static ssize_t rtune_active_show(struct config_item *item, enum rtune_param_id id,
 			      char *page)
 {
-	u32 v = rt_port_active_value(active_to_port_dir(item)->port, id);
+	u32 v = rtune_port_active_value(active_to_port_dir(item)->port, id);
 
-	return rt_param_format(id, v, page, PAGE_SIZE);
+	return rtune_param_format(id, v, page, PAGE_SIZE);
 }
 
 /*
  * configfs show/store callbacks are not told which attribute they serve,
  * so each parameter needs its own pair; this list generates them. The
- * names must match rt_param_descs[], which rt_configfs_check_attrs()
+ * names must match rtune_param_descs[], which rtune_configfs_check_attrs()
  * verifies at load.
  */
-#define RT_CC_PARAMS(X)							\
-	X(rp_enabled_prios, RT_P_RP_ENABLED_PRIOS)			\
-	X(np_enabled_prios, RT_P_NP_ENABLED_PRIOS)			\
-	X(ecn_enabled_prios, RT_P_ECN_ENABLED_PRIOS)			\
-	X(ecn_codepoint, RT_P_ECN_CODEPOINT)				\
-	X(rp_min_rate_kbps, RT_P_RP_MIN_RATE_KBPS)			\
-	X(rp_max_rate_kbps, RT_P_RP_MAX_RATE_KBPS)			\
-	X(rp_rate_on_first_cnp_kbps, RT_P_RP_RATE_ON_FIRST_CNP_KBPS)	\
-	X(rp_alpha_gain_1024ths, RT_P_RP_ALPHA_GAIN_1024THS)		\
-	X(rp_initial_alpha_1024ths, RT_P_RP_INITIAL_ALPHA_1024THS)	\
-	X(rp_alpha_update_period_us, RT_P_RP_ALPHA_UPDATE_PERIOD_US)	\
-	X(rp_rate_cut_shift, RT_P_RP_RATE_CUT_SHIFT)			\
-	X(rp_min_rate_factor_pct, RT_P_RP_MIN_RATE_FACTOR_PCT)		\
-	X(rp_rate_reduce_period_us, RT_P_RP_RATE_REDUCE_PERIOD_US)	\
-	X(rp_clamp_target_rate, RT_P_RP_CLAMP_TARGET_RATE)		\
-	X(rp_clamp_target_after_timer, RT_P_RP_CLAMP_TARGET_AFTER_TIMER) \
-	X(rp_rate_increase_timer_us, RT_P_RP_RATE_INCREASE_TIMER_US)	\
-	X(rp_byte_counter_bytes, RT_P_RP_BYTE_COUNTER_BYTES)		\
-	X(rp_fast_recovery_stages, RT_P_RP_FAST_RECOVERY_STAGES)	\
-	X(rp_additive_increase_kbps, RT_P_RP_ADDITIVE_INCREASE_KBPS)	\
-	X(rp_hyper_increase_kbps, RT_P_RP_HYPER_INCREASE_KBPS)		\
-	X(np_min_cnp_interval_us, RT_P_NP_MIN_CNP_INTERVAL_US)		\
-	X(np_cnp_dscp, RT_P_NP_CNP_DSCP)				\
-	X(np_cnp_prio, RT_P_NP_CNP_PRIO)				\
-	X(np_cnp_ecn, RT_P_NP_CNP_ECN)
+#define RTUNE_CC_PARAMS(X)							\
+	X(rp_enabled_prios, RTUNE_P_RP_ENABLED_PRIOS)			\
+	X(np_enabled_prios, RTUNE_P_NP_ENABLED_PRIOS)			\
+	X(ecn_enabled_prios, RTUNE_P_ECN_ENABLED_PRIOS)			\
+	X(ecn_codepoint, RTUNE_P_ECN_CODEPOINT)				\
+	X(rp_min_rate_kbps, RTUNE_P_RP_MIN_RATE_KBPS)			\
+	X(rp_max_rate_kbps, RTUNE_P_RP_MAX_RATE_KBPS)			\
+	X(rp_rate_on_first_cnp_kbps, RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS)	\
+	X(rp_alpha_gain_1024ths, RTUNE_P_RP_ALPHA_GAIN_1024THS)		\
+	X(rp_initial_alpha_1024ths, RTUNE_P_RP_INITIAL_ALPHA_1024THS)	\
+	X(rp_alpha_update_period_us, RTUNE_P_RP_ALPHA_UPDATE_PERIOD_US)	\
+	X(rp_rate_cut_shift, RTUNE_P_RP_RATE_CUT_SHIFT)			\
+	X(rp_min_rate_factor_pct, RTUNE_P_RP_MIN_RATE_FACTOR_PCT)		\
+	X(rp_rate_reduce_period_us, RTUNE_P_RP_RATE_REDUCE_PERIOD_US)	\
+	X(rp_clamp_target_rate, RTUNE_P_RP_CLAMP_TARGET_RATE)		\
+	X(rp_clamp_target_after_timer, RTUNE_P_RP_CLAMP_TARGET_AFTER_TIMER) \
+	X(rp_rate_increase_timer_us, RTUNE_P_RP_RATE_INCREASE_TIMER_US)	\
+	X(rp_byte_counter_bytes, RTUNE_P_RP_BYTE_COUNTER_BYTES)		\
+	X(rp_fast_recovery_stages, RTUNE_P_RP_FAST_RECOVERY_STAGES)	\
+	X(rp_additive_increase_kbps, RTUNE_P_RP_ADDITIVE_INCREASE_KBPS)	\
+	X(rp_hyper_increase_kbps, RTUNE_P_RP_HYPER_INCREASE_KBPS)		\
+	X(np_min_cnp_interval_us, RTUNE_P_NP_MIN_CNP_INTERVAL_US)		\
+	X(np_cnp_dscp, RTUNE_P_NP_CNP_DSCP)				\
+	X(np_cnp_prio, RTUNE_P_NP_CNP_PRIO)				\
+	X(np_cnp_ecn, RTUNE_P_NP_CNP_ECN)
 
-#define RT_DEFINE_PARAM_ATTRS(name, id)					\
-static ssize_t rt_staged_##name##_show(struct config_item *item,	\
+#define RTUNE_DEFINE_PARAM_ATTRS(name, id)					\
+static ssize_t rtune_staged_##name##_show(struct config_item *item,	\
 				       char *page)			\
 {									\
-	return rt_staged_show(item, id, page);				\
+	return rtune_staged_show(item, id, page);				\
 }									\
-static ssize_t rt_staged_##name##_store(struct config_item *item,	\
+static ssize_t rtune_staged_##name##_store(struct config_item *item,	\
 					const char *page, size_t len)	\
 {									\
-	return rt_staged_store(item, id, page, len);			\
+	return rtune_staged_store(item, id, page, len);			\
 }									\
-static ssize_t rt_active_##name##_show(struct config_item *item,	\
+static ssize_t rtune_active_##name##_show(struct config_item *item,	\
 				       char *page)			\
 {									\
-	return rt_active_show(item, id, page);				\
+	return rtune_active_show(item, id, page);				\
 }									\
-CONFIGFS_ATTR(rt_staged_, name);					\
-CONFIGFS_ATTR_RO(rt_active_, name);
+CONFIGFS_ATTR(rtune_staged_, name);					\
+CONFIGFS_ATTR_RO(rtune_active_, name);
 
-RT_CC_PARAMS(RT_DEFINE_PARAM_ATTRS)
+RTUNE_CC_PARAMS(RTUNE_DEFINE_PARAM_ATTRS)
 
-#define RT_STAGED_ATTR_REF(name, id) &rt_staged_attr_##name,
-#define RT_ACTIVE_ATTR_REF(name, id) &rt_active_attr_##name,
-#define RT_PARAM_ID(name, id) id,
+#define RTUNE_STAGED_ATTR_REF(name, id) &rtune_staged_attr_##name,
+#define RTUNE_ACTIVE_ATTR_REF(name, id) &rtune_active_attr_##name,
+#define RTUNE_PARAM_ID(name, id) id,
 
-static struct configfs_attribute *rt_staged_attrs[] = {
-	RT_CC_PARAMS(RT_STAGED_ATTR_REF)
+static struct configfs_attribute *rtune_staged_attrs[] = {
+	RTUNE_CC_PARAMS(RTUNE_STAGED_ATTR_REF)
 	NULL,
 };
 
-static struct configfs_attribute *rt_active_attrs[] = {
-	RT_CC_PARAMS(RT_ACTIVE_ATTR_REF)
+static struct configfs_attribute *rtune_active_attrs[] = {
+	RTUNE_CC_PARAMS(RTUNE_ACTIVE_ATTR_REF)
 	NULL,
 };
 
-static const enum rt_param_id rt_attr_ids[] = {
-	RT_CC_PARAMS(RT_PARAM_ID)
+static const enum rtune_param_id rtune_attr_ids[] = {
+	RTUNE_CC_PARAMS(RTUNE_PARAM_ID)
 };
 
-static struct configfs_item_operations rt_staged_item_ops = {
-	.release = rt_staged_release,
+static struct configfs_item_operations rtune_staged_item_ops = {
+	.release = rtune_staged_release,
 };
 
-static const struct config_item_type rt_staged_type = {
-	.ct_item_ops = &rt_staged_item_ops,
-	.ct_attrs = rt_staged_attrs,
+static const struct config_item_type rtune_staged_type = {
+	.ct_item_ops = &rtune_staged_item_ops,
+	.ct_attrs = rtune_staged_attrs,
 	.ct_owner = THIS_MODULE,
 };
 
-static struct configfs_item_operations rt_active_item_ops = {
-	.release = rt_active_release,
+static struct configfs_item_operations rtune_active_item_ops = {
+	.release = rtune_active_release,
 };
 
-static const struct config_item_type rt_active_type = {
-	.ct_item_ops = &rt_active_item_ops,
-	.ct_attrs = rt_active_attrs,
+static const struct config_item_type rtune_active_type = {
+	.ct_item_ops = &rtune_active_item_ops,
+	.ct_attrs = rtune_active_attrs,
 	.ct_owner = THIS_MODULE,
 };
 
-int rt_configfs_check_attrs(void)
+int rtune_configfs_check_attrs(void)
 {
 	unsigned int i;
 
-	BUILD_BUG_ON(ARRAY_SIZE(rt_attr_ids) != RT_P_COUNT);
-	for (i = 0; i < RT_P_COUNT; i++) {
-		if (rt_attr_ids[i] != i ||
-		    strcmp(rt_staged_attrs[i]->ca_name,
-			   rt_param_descs[i].name)) {
+	BUILD_BUG_ON(ARRAY_SIZE(rtune_attr_ids) != RTUNE_P_COUNT);
+	for (i = 0; i < RTUNE_P_COUNT; i++) {
+		if (rtune_attr_ids[i] != i ||
+		    strcmp(rtune_staged_attrs[i]->ca_name,
+			   rtune_param_descs[i].name)) {
 			pr_err("configfs attribute %s does not match parameter %s\n",
-			       rt_staged_attrs[i]->ca_name,
-			       rt_param_descs[i].name);
+			       rtune_staged_attrs[i]->ca_name,
+			       rtune_param_descs[i].name);
 			return -EINVAL;
 		}
 	}
@@ -582,60 +582,60 @@ int rt_configfs_check_attrs(void)
 
 /* The subsystem root. */
 
-static ssize_t rt_root_version_show(struct config_item *item, char *page)
+static ssize_t rtune_root_version_show(struct config_item *item, char *page)
 {
-	return sysfs_emit(page, "%s\n", RT_VERSION);
+	return sysfs_emit(page, "%s\n", RTUNE_VERSION);
 }
 
-CONFIGFS_ATTR_RO(rt_root_, version);
+CONFIGFS_ATTR_RO(rtune_root_, version);
 
-static struct configfs_attribute *rt_root_attrs[] = {
-	&rt_root_attr_version,
+static struct configfs_attribute *rtune_root_attrs[] = {
+	&rtune_root_attr_version,
 	NULL,
 };
 
-static const struct config_item_type rt_root_type = {
-	.ct_attrs = rt_root_attrs,
+static const struct config_item_type rtune_root_type = {
+	.ct_attrs = rtune_root_attrs,
 	.ct_owner = THIS_MODULE,
 };
 
-static struct configfs_subsystem rt_subsys = {
+static struct configfs_subsystem rtune_subsys = {
 	.su_group = {
 		.cg_item = {
 			.ci_namebuf = "rocetune",
-			.ci_type = &rt_root_type,
+			.ci_type = &rtune_root_type,
 		},
 	},
 };
 
 /* Device directories. */
 
-static void rt_port_dir_init(struct rt_dir *dir, struct rt_port_dir *pd,
-			     struct rt_port *port)
+static void rtune_port_dir_init(struct rtune_dir *dir, struct rtune_port_dir *pd,
+			     struct rtune_port *port)
 {
 	char name[12];
 
 	pd->dir = dir;
 	pd->port = port;
 	snprintf(name, sizeof(name), "%u", port->num);
-	config_group_init_type_name(&pd->group, name, &rt_port_type);
-	config_group_init_type_name(&pd->cc, "cc", &rt_cc_type);
-	config_group_init_type_name(&pd->staged, "staged", &rt_staged_type);
-	config_group_init_type_name(&pd->active, "active", &rt_active_type);
+	config_group_init_type_name(&pd->group, name, &rtune_port_type);
+	config_group_init_type_name(&pd->cc, "cc", &rtune_cc_type);
+	config_group_init_type_name(&pd->staged, "staged", &rtune_staged_type);
+	config_group_init_type_name(&pd->active, "active", &rtune_active_type);
 	configfs_add_default_group(&pd->cc, &pd->group);
 	configfs_add_default_group(&pd->staged, &pd->cc);
 	configfs_add_default_group(&pd->active, &pd->cc);
 	configfs_add_default_group(&pd->group, &dir->ports);
 }
 
-/* Groups in one rt_dir: the device, ports, and four per port. */
-static unsigned int rt_dir_ngroups(u32 nports)
+/* Groups in one rtune_dir: the device, ports, and four per port. */
+static unsigned int rtune_dir_ngroups(u32 nports)
 {
 	return 2 + 4 * nports;
 }
 
 /* Drop the references config_group_init() gave each embedded group. */
-static void rt_dir_put_groups(struct rt_dir *dir)
+static void rtune_dir_put_groups(struct rtune_dir *dir)
 {
 	u32 i;
 
@@ -649,65 +649,65 @@ static void rt_dir_put_groups(struct rt_dir *dir)
 	config_group_put(&dir->group);
 }
 
-int rt_dir_create(struct rt_dev *dev)
+int rtune_dir_create(struct rtune_dev *dev)
 {
-	struct rt_dir *dir;
+	struct rtune_dir *dir;
 	u32 i;
 	int err;
 
-	dir = rt_obj_alloc(RT_OBJ_DIR, struct_size(dir, pdirs, dev->nports),
+	dir = rtune_obj_alloc(RTUNE_OBJ_DIR, struct_size(dir, pdirs, dev->nports),
 			   GFP_KERNEL);
 	if (!dir)
 		return -ENOMEM;
 	kref_init(&dir->ref);
-	refcount_add(rt_dir_ngroups(dev->nports) - 1, &dir->ref.refcount);
+	refcount_add(rtune_dir_ngroups(dev->nports) - 1, &dir->ref.refcount);
 	kref_get(&dev->ref);
 	dir->dev = dev;
 	dir->nports = dev->nports;
 
 	config_group_init_type_name(&dir->group, dev_name(&dev->ibdev->dev),
-				    &rt_dir_type);
-	config_group_init_type_name(&dir->ports, "ports", &rt_ports_type);
+				    &rtune_dir_type);
+	config_group_init_type_name(&dir->ports, "ports", &rtune_ports_type);
 	configfs_add_default_group(&dir->ports, &dir->group);
 	for (i = 0; i < dev->nports; i++)
-		rt_port_dir_init(dir, &dir->pdirs[i], &dev->ports[i]);
+		rtune_port_dir_init(dir, &dir->pdirs[i], &dev->ports[i]);
 
-	mutex_lock(&rt_dir_lock);
-	err = configfs_register_group(&rt_subsys.su_group, &dir->group);
+	mutex_lock(&rtune_dir_lock);
+	err = configfs_register_group(&rtune_subsys.su_group, &dir->group);
 	if (!err)
 		dev->dir = dir;
-	mutex_unlock(&rt_dir_lock);
+	mutex_unlock(&rtune_dir_lock);
 	if (err) {
 		pr_err("%s: configfs directory: %d\n",
 		       dev_name(&dev->ibdev->dev), err);
 		/* Never registered: the last put frees dir and its dev ref. */
-		rt_dir_put_groups(dir);
+		rtune_dir_put_groups(dir);
 	}
 	return err;
 }
 
-void rt_dir_destroy(struct rt_dev *dev)
+void rtune_dir_destroy(struct rtune_dev *dev)
 {
-	struct rt_dir *dir;
+	struct rtune_dir *dir;
 
-	mutex_lock(&rt_dir_lock);
+	mutex_lock(&rtune_dir_lock);
 	dir = dev->dir;
 	dev->dir = NULL;
 	if (dir)
 		configfs_unregister_group(&dir->group);
-	mutex_unlock(&rt_dir_lock);
+	mutex_unlock(&rtune_dir_lock);
 	if (dir)
-		rt_dir_put_groups(dir);
+		rtune_dir_put_groups(dir);
 }
 
-int rt_configfs_init(void)
+int rtune_configfs_init(void)
 {
-	config_group_init(&rt_subsys.su_group);
-	mutex_init(&rt_subsys.su_mutex);
-	return configfs_register_subsystem(&rt_subsys);
+	config_group_init(&rtune_subsys.su_group);
+	mutex_init(&rtune_subsys.su_mutex);
+	return configfs_register_subsystem(&rtune_subsys);
 }
 
-void rt_configfs_exit(void)
+void rtune_configfs_exit(void)
 {
-	configfs_unregister_subsystem(&rt_subsys);
+	configfs_unregister_subsystem(&rtune_subsys);
 }

@@ -9,9 +9,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "rocetune.h"
-#include "core/rt_counters.h"
+#include "core/counter_names.h"
 
-int rt_counters_init(struct rt_dev *dev, struct rt_port *port)
+int rtune_counters_init(struct rtune_dev *dev, struct rtune_port *port)
 {
 	struct ib_device *ibdev = dev->ibdev;
 	struct rdma_hw_stats *stats;
@@ -25,23 +25,23 @@ int rt_counters_init(struct rt_dev *dev, struct rt_port *port)
 	return 0;
 }
 
-void rt_counters_fini(struct rt_port *port)
+void rtune_counters_fini(struct rtune_port *port)
 {
 	rdma_free_hw_stats_struct(port->hw_stats);
 	port->hw_stats = NULL;
 }
 
-static bool rt_counter_enabled(const struct rdma_hw_stats *stats, int i)
+static bool rtune_counter_enabled(const struct rdma_hw_stats *stats, int i)
 {
 	return !stats->is_disabled || !test_bit(i, stats->is_disabled);
 }
 
-ssize_t rt_counters_show(struct rt_dev *dev, struct rt_port *port,
+ssize_t rtune_counters_show(struct rtune_dev *dev, struct rtune_port *port,
 			 char *page)
 {
 	struct rdma_hw_stats *stats = port->hw_stats;
-	u64 neutral[RT_C_COUNT] = {};
-	bool seen[RT_C_COUNT] = {};
+	u64 neutral[RTUNE_C_COUNT] = {};
+	bool seen[RTUNE_C_COUNT] = {};
 	ssize_t n = 0;
 	int i, ret;
 
@@ -58,20 +58,20 @@ ssize_t rt_counters_show(struct rt_dev *dev, struct rt_port *port,
 	for (i = 0; i < stats->num_counters; i++) {
 		int id;
 
-		if (!rt_counter_enabled(stats, i))
+		if (!rtune_counter_enabled(stats, i))
 			continue;
-		id = rt_counter_alias(stats->descs[i].name);
+		id = rtune_counter_alias(stats->descs[i].name);
 		if (id >= 0) {
 			neutral[id] += stats->value[i];
 			seen[id] = true;
 		}
 	}
-	for (i = 0; i < RT_C_COUNT; i++)
+	for (i = 0; i < RTUNE_C_COUNT; i++)
 		if (seen[i])
 			n += sysfs_emit_at(page, n, "%s %llu\n",
-					   rt_counter_names[i], neutral[i]);
+					   rtune_counter_names[i], neutral[i]);
 	for (i = 0; i < stats->num_counters; i++)
-		if (rt_counter_enabled(stats, i))
+		if (rtune_counter_enabled(stats, i))
 			n += sysfs_emit_at(page, n, "%s %llu\n",
 					   stats->descs[i].name,
 					   stats->value[i]);

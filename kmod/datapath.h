@@ -2,10 +2,10 @@
 /*
  * rocetune's software DCQCN datapath for Soft-RoCE (rxe) devices.
  *
- *   struct rt_dp      one per attached rxe device: the netdev it sends on,
+ *   struct rtune_dp      one per attached rxe device: the netdev it sends on,
  *                     the parameters in the core's units, port counters,
  *                     the learning/eviction worker.
- *   struct rt_qp      one per local QP seen on the wire: DCQCN reaction-
+ *   struct rtune_qp      one per local QP seen on the wire: DCQCN reaction-
  *                     and notification-point state, pacing clock,
  *                     counters, tunables.
  *
@@ -24,18 +24,18 @@
 
 #include "core/dcqcn.h"
 
-struct rt_dev;
-struct rt_port;
-struct rt_param_set;
+struct rtune_dev;
+struct rtune_port;
+struct rtune_param_set;
 
 #define ROCE_V2_UDP_PORT	4791
-#define RT_BTH_OPCODE_CNP	0x81
-#define RT_BTH_BECN		0x40	/* in BTH byte 4 */
-#define RT_BTH_LEN		12
-#define RT_CNP_PAD		16
+#define RTUNE_BTH_OPCODE_CNP	0x81
+#define RTUNE_BTH_BECN		0x40	/* in BTH byte 4 */
+#define RTUNE_BTH_LEN		12
+#define RTUNE_CNP_PAD		16
 
 /* The parameters the hooks use, derived from a port's active set. */
-struct rt_dp_params {
+struct rtune_dp_params {
 	struct rcu_head rcu;
 	struct dcqcn_params dc;
 	u32 rp_prios;
@@ -46,17 +46,17 @@ struct rt_dp_params {
 	u8 cnp_prio;
 	/* rp_max_rate_kbps is set: a QP at the maximum rate is paced too. */
 	bool pace_at_max;
-	/* Unique per parameter set published, never 0 (rt_qp.idle_gen). */
+	/* Unique per parameter set published, never 0 (rtune_qp.idle_gen). */
 	u32 gen;
 };
 
-enum rt_qp_state {
-	RT_QP_NEW,		/* seen on the wire, context not learned yet */
-	RT_QP_LIVE,		/* a connected RC/UC QP restrack knows */
-	RT_QP_UNSUPPORTED,	/* restrack knows it, but no CC for it (UD...) */
+enum rtune_qp_state {
+	RTUNE_QP_NEW,		/* seen on the wire, context not learned yet */
+	RTUNE_QP_LIVE,		/* a connected RC/UC QP restrack knows */
+	RTUNE_QP_UNSUPPORTED,	/* restrack knows it, but no CC for it (UD...) */
 };
 
-struct rt_qp_counters {
+struct rtune_qp_counters {
 	u64 cnp_sent;
 	u64 cnp_rcvd;		/* accepted CNPs */
 	u64 cnp_rejected;	/* CNPs naming this QP from another source */
@@ -67,19 +67,19 @@ struct rt_qp_counters {
 	u64 last_cnp_ns;	/* last accepted CNP, 0 = none */
 };
 
-struct rt_qp {
-	struct hlist_node node;		/* rt_qp_hash, by (dp, qpn) */
-	struct hlist_node peer_node;	/* rt_qp_peer_hash, once LIVE */
+struct rtune_qp {
+	struct hlist_node node;		/* rtune_qp_hash, by (dp, qpn) */
+	struct hlist_node peer_node;	/* rtune_qp_peer_hash, once LIVE */
 	struct llist_node learn_node;	/* dp->learn, while queued */
 	struct rcu_head rcu;
-	struct rt_dp *dp;
+	struct rtune_dp *dp;
 	u32 qpn;
 	/* Written by the worker before the QP is published as LIVE. */
 	u32 peer_qpn;
 	bool peer_v6;
-	bool peer_hashed;		/* in rt_qp_peer_hash */
+	bool peer_hashed;		/* in rtune_qp_peer_hash */
 	struct in6_addr peer_addr;	/* IPv4 as v4-mapped */
-	u8 state;			/* enum rt_qp_state, READ/WRITE_ONCE */
+	u8 state;			/* enum rtune_qp_state, READ/WRITE_ONCE */
 	unsigned long learn_queued;	/* bit 0: on dp->learn */
 	unsigned long last_seen;	/* jiffies of the last packet */
 	/*
@@ -106,11 +106,11 @@ struct rt_qp {
 	u64 next_tx_ns;			/* pacing clock (EDT) */
 	bool cc_enable;
 	u32 rate_cap_kbps;		/* 0 = none */
-	struct rt_qp_counters cnt;
+	struct rtune_qp_counters cnt;
 };
 
 /* Port-wide datapath counters: events with no QP to charge. */
-struct rt_dp_counters {
+struct rtune_dp_counters {
 	atomic64_t cnp_rejected_unknown_qp;
 	atomic64_t cnp_rejected_bad_icrc;
 	atomic64_t cnp_send_failed;
@@ -120,58 +120,58 @@ struct rt_dp_counters {
 	atomic64_t ect_marked_pkts;
 };
 
-struct rt_dp {
-	struct list_head list;		/* rt_dp_list, RCU */
-	struct rt_dev *dev;
-	struct rt_port *port;		/* rxe has one port */
+struct rtune_dp {
+	struct list_head list;		/* rtune_dp_list, RCU */
+	struct rtune_dev *dev;
+	struct rtune_port *port;		/* rxe has one port */
 	int ifindex;
-	struct rt_dp_params __rcu *params;
+	struct rtune_dp_params __rcu *params;
 	bool pacing_active;		/* READ/WRITE_ONCE */
 	bool pacing_reported;		/* worker only */
-	u32 nqps;			/* entries of this dp; rt_qp_lock */
+	u32 nqps;			/* entries of this dp; rtune_qp_lock */
 	u32 watch_qpn;			/* qp_watch; WRITE/READ_ONCE */
-	struct llist_head learn;	/* rt_qps to resolve in the worker */
+	struct llist_head learn;	/* rtune_qps to resolve in the worker */
 	struct delayed_work work;	/* learn, evict, check the qdisc */
-	struct rt_dp_counters cnt;
+	struct rtune_dp_counters cnt;
 };
 
 /* qp_table.c */
-extern unsigned int rt_max_qps;
-int rt_dp_attach(struct rt_dev *dev);
-void rt_dp_detach(struct rt_dev *dev);
-struct rt_dp_params *rt_dp_prepare(struct rt_dev *dev, struct rt_port *port,
-				   const struct rt_param_set *set);
-void rt_dp_publish(struct rt_dev *dev, struct rt_port *port,
-		   struct rt_dp_params *next);
-struct rt_dp *rt_dp_by_ifindex(int ifindex);
-struct rt_qp *rt_qp_lookup(struct rt_dp *dp, u32 qpn);
-struct rt_qp *rt_qp_lookup_peer(struct rt_dp *dp, u32 peer_qpn,
+extern unsigned int rtune_max_qps;
+int rtune_dp_attach(struct rtune_dev *dev);
+void rtune_dp_detach(struct rtune_dev *dev);
+struct rtune_dp_params *rtune_dp_prepare(struct rtune_dev *dev, struct rtune_port *port,
+				   const struct rtune_param_set *set);
+void rtune_dp_publish(struct rtune_dev *dev, struct rtune_port *port,
+		   struct rtune_dp_params *next);
+struct rtune_dp *rtune_dp_by_ifindex(int ifindex);
+struct rtune_qp *rtune_qp_lookup(struct rtune_dp *dp, u32 qpn);
+struct rtune_qp *rtune_qp_lookup_peer(struct rtune_dp *dp, u32 peer_qpn,
 				const struct in6_addr *peer);
-struct rt_qp *rt_qp_get_or_create(struct rt_dp *dp, u32 qpn);
-int rt_qp_ensure(struct rt_dp *dp, u32 qpn, struct rt_qp **out);
-u64 rt_now_us(void);
-ssize_t rt_qp_format(struct rt_qp *qp, char *buf, size_t len, bool line);
-ssize_t rt_qp_stats_format(struct rt_dp *dp, char *buf, size_t len);
+struct rtune_qp *rtune_qp_get_or_create(struct rtune_dp *dp, u32 qpn);
+int rtune_qp_ensure(struct rtune_dp *dp, u32 qpn, struct rtune_qp **out);
+u64 rtune_now_us(void);
+ssize_t rtune_qp_format(struct rtune_qp *qp, char *buf, size_t len, bool line);
+ssize_t rtune_qp_stats_format(struct rtune_dp *dp, char *buf, size_t len);
 
 /* qp_stats.c */
-ssize_t rt_qp_stats_read(struct rt_dp *dp, char *buf, size_t len);
-void rt_qp_stats_exit(void);
-ssize_t rt_qp_ctl_show(struct rt_dp *dp, char *page);
-int rt_qp_ctl_store(struct rt_dp *dp, const char *buf, size_t len);
+ssize_t rtune_qp_stats_read(struct rtune_dp *dp, char *buf, size_t len);
+void rtune_qp_stats_exit(void);
+ssize_t rtune_qp_ctl_show(struct rtune_dp *dp, char *page);
+int rtune_qp_ctl_store(struct rtune_dp *dp, const char *buf, size_t len);
 
 /* hooks.c */
-int rt_hooks_register(void);
-void rt_hooks_unregister(void);
+int rtune_hooks_register(void);
+void rtune_hooks_unregister(void);
 
 /* cnp.c */
-int rt_cnp_send(struct rt_dp *dp, const struct rt_dp_params *p, bool v6,
+int rtune_cnp_send(struct rtune_dp *dp, const struct rtune_dp_params *p, bool v6,
 		const struct in6_addr *saddr, const struct in6_addr *daddr,
 		u32 dqpn, u16 sport);
 
 /* pacing.c */
-bool rt_pacing_check(struct rt_dp *dp, char *id, size_t idlen, bool update);
-unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
+bool rtune_pacing_check(struct rtune_dp *dp, char *id, size_t idlen, bool update);
+unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 			  unsigned int l4off);
-ssize_t rt_dp_counters_show(struct rt_dp *dp, char *page);
+ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page);
 
 #endif /* _ROCETUNE_DATAPATH_H */

@@ -13,7 +13,7 @@
 #include "datapath.h"
 #include "objects.h"
 
-static const char *const rt_driver_names[] = {
+static const char *const rtune_driver_names[] = {
 	[RDMA_DRIVER_MLX5] = "mlx5",
 	[RDMA_DRIVER_MLX4] = "mlx4",
 	[RDMA_DRIVER_CXGB4] = "cxgb4",
@@ -29,34 +29,34 @@ static const char *const rt_driver_names[] = {
 	[RDMA_DRIVER_ERDMA] = "erdma",
 };
 
-static const char *rt_driver_name(const struct ib_device *ibdev)
+static const char *rtune_driver_name(const struct ib_device *ibdev)
 {
 	u32 id = ibdev->ops.driver_id;
 
-	if (id < ARRAY_SIZE(rt_driver_names) && rt_driver_names[id])
-		return rt_driver_names[id];
+	if (id < ARRAY_SIZE(rtune_driver_names) && rtune_driver_names[id])
+		return rtune_driver_names[id];
 	return "unknown";
 }
 
-static void rt_dev_release(struct kref *ref)
+static void rtune_dev_release(struct kref *ref)
 {
-	struct rt_dev *dev = container_of(ref, struct rt_dev, ref);
+	struct rtune_dev *dev = container_of(ref, struct rtune_dev, ref);
 	u32 i;
 
 	for (i = 0; i < dev->nports; i++)
-		rt_port_fini(&dev->ports[i]);
-	rt_obj_free(RT_OBJ_DEV, dev);
+		rtune_port_fini(&dev->ports[i]);
+	rtune_obj_free(RTUNE_OBJ_DEV, dev);
 }
 
-void rt_dev_put(struct rt_dev *dev)
+void rtune_dev_put(struct rtune_dev *dev)
 {
-	kref_put(&dev->ref, rt_dev_release);
+	kref_put(&dev->ref, rtune_dev_release);
 }
 
-static int rt_client_add(struct ib_device *ibdev)
+static int rtune_client_add(struct ib_device *ibdev)
 {
 	u32 first = rdma_start_port(ibdev), last = rdma_end_port(ibdev);
-	struct rt_dev *dev;
+	struct rtune_dev *dev;
 	u32 p, i = 0;
 	int err;
 
@@ -67,91 +67,91 @@ static int rt_client_add(struct ib_device *ibdev)
 	if (p > last)
 		return -EOPNOTSUPP;
 
-	dev = rt_obj_alloc(RT_OBJ_DEV,
+	dev = rtune_obj_alloc(RTUNE_OBJ_DEV,
 			   struct_size(dev, ports, last - first + 1),
 			   GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
 	kref_init(&dev->ref);
 	dev->ibdev = ibdev;
-	dev->driver = rt_driver_name(ibdev);
+	dev->driver = rtune_driver_name(ibdev);
 	/* Only Soft-RoCE gets rocetune's own DCQCN; see Documentation/. */
 	dev->has_backend = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
 	dev->first_port = first;
 	dev->nports = last - first + 1;
 
 	for (i = 0; i < dev->nports; i++) {
-		err = rt_port_init(&dev->ports[i], first + i);
+		err = rtune_port_init(&dev->ports[i], first + i);
 		if (err)
 			goto err_ports;
-		err = rt_counters_init(dev, &dev->ports[i]);
+		err = rtune_counters_init(dev, &dev->ports[i]);
 		if (err) {
-			rt_port_fini(&dev->ports[i]);
+			rtune_port_fini(&dev->ports[i]);
 			goto err_ports;
 		}
 	}
 
-	err = rt_dp_attach(dev);
+	err = rtune_dp_attach(dev);
 	if (err)
 		goto err_ports;
 
-	err = rt_dir_create(dev);
+	err = rtune_dir_create(dev);
 	if (err)
 		goto err_dp;
 
-	ib_set_client_data(ibdev, &rt_ib_client, dev);
+	ib_set_client_data(ibdev, &rtune_ib_client, dev);
 	pr_info("attached to %s (%s, %u port%s)\n", dev_name(&ibdev->dev),
 		dev->driver, dev->nports, dev->nports == 1 ? "" : "s");
 	return 0;
 
 err_dp:
-	rt_dp_detach(dev);
+	rtune_dp_detach(dev);
 err_ports:
 	while (i--) {
-		rt_counters_fini(&dev->ports[i]);
-		rt_port_fini(&dev->ports[i]);
+		rtune_counters_fini(&dev->ports[i]);
+		rtune_port_fini(&dev->ports[i]);
 	}
-	rt_obj_free(RT_OBJ_DEV, dev);
+	rtune_obj_free(RTUNE_OBJ_DEV, dev);
 	return err;
 }
 
-static void rt_client_remove(struct ib_device *ibdev, void *client_data)
+static void rtune_client_remove(struct ib_device *ibdev, void *client_data)
 {
-	struct rt_dev *dev = client_data;
+	struct rtune_dev *dev = client_data;
 	u32 i;
 
 	/* Returns only when no configfs handler can reach dev->ibdev. */
-	rt_dir_destroy(dev);
+	rtune_dir_destroy(dev);
 	/* No hook, worker or configfs handler uses the datapath after this. */
-	rt_dp_detach(dev);
+	rtune_dp_detach(dev);
 	/* The stats descriptors belong to the driver: drop them now. */
 	for (i = 0; i < dev->nports; i++)
-		rt_counters_fini(&dev->ports[i]);
+		rtune_counters_fini(&dev->ports[i]);
 	dev->ibdev = NULL;
 	pr_info("detached from %s\n", dev_name(&ibdev->dev));
-	rt_dev_put(dev);
+	rtune_dev_put(dev);
 }
 
-static void rt_client_rename(struct ib_device *ibdev, void *client_data)
+static void rtune_client_rename(struct ib_device *ibdev, void *client_data)
 {
-	struct rt_dev *dev = client_data;
+	struct rtune_dev *dev = client_data;
 	int err;
 
 	/*
 	 * configfs cannot rename a directory from the kernel, so present
-	 * the device under a new directory. Its state lives in rt_dev and
+	 * the device under a new directory. Its state lives in rtune_dev and
 	 * carries over; only the old directory goes.
 	 */
-	rt_dir_destroy(dev);
-	err = rt_dir_create(dev);
+	rtune_dir_destroy(dev);
+	err = rtune_dir_create(dev);
 	if (err)
 		pr_err("%s: cannot present renamed device in configfs: %d\n",
 		       dev_name(&ibdev->dev), err);
 }
 
-struct ib_client rt_ib_client = {
+struct ib_client rtune_ib_client = {
 	.name = "rocetune",
-	.add = rt_client_add,
-	.remove = rt_client_remove,
-	.rename = rt_client_rename,
+	.add = rtune_client_add,
+	.remove = rtune_client_remove,
+	.rename = rtune_client_rename,
 };

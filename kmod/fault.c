@@ -19,26 +19,26 @@
 #include "rocetune.h"
 
 /* No lock: one atomic, consumed by atomic_xchg() so only one commit fails. */
-static atomic_t rt_fail_next_commit = ATOMIC_INIT(0);
+static atomic_t rtune_fail_next_commit = ATOMIC_INIT(0);
 
 /**
- * rt_fault_commit - consume an injected commit failure
+ * rtune_fault_commit - consume an injected commit failure
  *
  * Return: 0, or the negative errno armed in fail_next_commit (which is
  * then disarmed).
  */
-int rt_fault_commit(void)
+int rtune_fault_commit(void)
 {
-	return -atomic_xchg(&rt_fail_next_commit, 0);
+	return -atomic_xchg(&rtune_fail_next_commit, 0);
 }
 
-static int rt_fail_next_get(void *data, u64 *val)
+static int rtune_fail_next_get(void *data, u64 *val)
 {
 	*val = atomic_read(data);
 	return 0;
 }
 
-static int rt_fail_next_set(void *data, u64 val)
+static int rtune_fail_next_set(void *data, u64 val)
 {
 	if (val > MAX_ERRNO)
 		return -EINVAL;
@@ -46,12 +46,12 @@ static int rt_fail_next_set(void *data, u64 val)
 	return 0;
 }
 
-DEFINE_DEBUGFS_ATTRIBUTE(rt_fail_next_fops, rt_fail_next_get,
-			 rt_fail_next_set, "%llu\n");
+DEFINE_DEBUGFS_ATTRIBUTE(rtune_fail_next_fops, rtune_fail_next_get,
+			 rtune_fail_next_set, "%llu\n");
 
 /* @dir: rocetune.ko's debugfs directory; an error pointer is fine. */
-void rt_fault_init(struct dentry *dir)
+void rtune_fault_init(struct dentry *dir)
 {
 	debugfs_create_file_unsafe("fail_next_commit", 0600, dir,
-				   &rt_fail_next_commit, &rt_fail_next_fops);
+				   &rtune_fail_next_commit, &rtune_fail_next_fops);
 }

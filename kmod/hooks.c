@@ -28,10 +28,10 @@
 
 #include "rocetune.h"
 #include "datapath.h"
-#include "core/rt_icrc.h"
+#include "core/icrc.h"
 
 /* The headers of one received RoCEv2 packet. */
-struct rt_rx {
+struct rtune_rx {
 	bool v6;
 	u8 tos;			/* IPv4 TOS or IPv6 traffic class */
 	u8 opcode;
@@ -46,12 +46,12 @@ struct rt_rx {
  * Parse @skb (network header set) as IPv4/IPv6 + UDP to 4791 + BTH.
  * Returns false for anything else, including fragments.
  */
-static bool rt_parse(struct sk_buff *skb, bool v6, struct rt_rx *rx)
+static bool rtune_parse(struct sk_buff *skb, bool v6, struct rtune_rx *rx)
 {
 	unsigned int l4off;
 	struct udphdr _uh;
 	const struct udphdr *uh;
-	u8 _bth[RT_BTH_LEN];
+	u8 _bth[RTUNE_BTH_LEN];
 	const u8 *bth;
 
 	rx->v6 = v6;
@@ -91,32 +91,32 @@ static bool rt_parse(struct sk_buff *skb, bool v6, struct rt_rx *rx)
 }
 
 /* The priority of a received RoCEv2 packet: its DSCP's class selector. */
-static u8 rt_rx_prio(const struct rt_rx *rx)
+static u8 rtune_rx_prio(const struct rtune_rx *rx)
 {
 	return rx->tos >> 5;
 }
 
 /* Reaction point: a CNP arrived. Always consumed. */
-static void rt_rp_cnp(struct rt_dp *dp, struct sk_buff *skb,
-		      const struct rt_rx *rx)
+static void rtune_rp_cnp(struct rtune_dp *dp, struct sk_buff *skb,
+		      const struct rtune_rx *rx)
 {
 	/* IPv6 + UDP + BTH + padding + ICRC: the largest valid CNP. */
-	u8 buf[40 + 8 + RT_BTH_LEN + RT_CNP_PAD + RT_ICRC_LEN];
-	const struct rt_dp_params *p;
+	u8 buf[40 + 8 + RTUNE_BTH_LEN + RTUNE_CNP_PAD + RTUNE_ICRC_LEN];
+	const struct rtune_dp_params *p;
 	const u8 *pkt;
-	struct rt_qp *qp;
+	struct rtune_qp *qp;
 	bool cut;
 	u64 now;
 
 	pkt = rx->len <= sizeof(buf) ?
 		skb_header_pointer(skb, rx->l3off, rx->len, buf) : NULL;
-	if (!pkt || !rt_icrc_valid(pkt, rx->len)) {
+	if (!pkt || !rtune_icrc_valid(pkt, rx->len)) {
 		atomic64_inc(&dp->cnt.cnp_rejected_bad_icrc);
 		return;
 	}
-	qp = rt_qp_lookup(dp, rx->dqpn);
-	/* Pairs with rt_qp_learn(): peer_addr is valid once LIVE. */
-	if (!qp || smp_load_acquire(&qp->state) != RT_QP_LIVE) {
+	qp = rtune_qp_lookup(dp, rx->dqpn);
+	/* Pairs with rtune_qp_learn(): peer_addr is valid once LIVE. */
+	if (!qp || smp_load_acquire(&qp->state) != RTUNE_QP_LIVE) {
 		atomic64_inc(&dp->cnt.cnp_rejected_unknown_qp);
 		return;
 	}
@@ -141,29 +141,29 @@ static void rt_rp_cnp(struct rt_dp *dp, struct sk_buff *skb,
 }
 
 /* Notification point: a data packet or ACK for local QP rx->dqpn. */
-static void rt_np_rx(struct rt_dp *dp, const struct rt_rx *rx)
+static void rtune_np_rx(struct rtune_dp *dp, const struct rtune_rx *rx)
 {
-	const struct rt_dp_params *p;
-	struct rt_qp *qp;
+	const struct rtune_dp_params *p;
+	struct rtune_qp *qp;
 	bool send = false;
 	u32 peer_qpn;
 
-	qp = rt_qp_get_or_create(dp, rx->dqpn);
+	qp = rtune_qp_get_or_create(dp, rx->dqpn);
 	if (!qp || !INET_ECN_is_ce(rx->tos))
 		return;
 	p = rcu_dereference(dp->params);
 	spin_lock_bh(&qp->lock);
 	qp->cnt.ce_rcvd++;
-	/* Pairs with rt_qp_learn(): peer_qpn is valid once LIVE. */
-	if (smp_load_acquire(&qp->state) == RT_QP_LIVE && qp->cc_enable &&
-	    (p->np_prios & BIT(rt_rx_prio(rx))))
-		send = dcqcn_np_should_send_cnp(&qp->np, &p->dc, rt_now_us());
+	/* Pairs with rtune_qp_learn(): peer_qpn is valid once LIVE. */
+	if (smp_load_acquire(&qp->state) == RTUNE_QP_LIVE && qp->cc_enable &&
+	    (p->np_prios & BIT(rtune_rx_prio(rx))))
+		send = dcqcn_np_should_send_cnp(&qp->np, &p->dc, rtune_now_us());
 	spin_unlock_bh(&qp->lock);
 	if (!send)
 		return;
 	peer_qpn = qp->peer_qpn;
 	/* To whoever sent the marked packet, from the address it was for. */
-	if (rt_cnp_send(dp, p, rx->v6, &rx->daddr, &rx->saddr, peer_qpn,
+	if (rtune_cnp_send(dp, p, rx->v6, &rx->daddr, &rx->saddr, peer_qpn,
 			0xc000 | (rx->dqpn & 0x3fff))) {
 		atomic64_inc(&dp->cnt.cnp_send_failed);
 		return;
@@ -173,47 +173,47 @@ static void rt_np_rx(struct rt_dp *dp, const struct rt_rx *rx)
 	spin_unlock_bh(&qp->lock);
 }
 
-static unsigned int rt_local_in(struct sk_buff *skb, bool v6)
+static unsigned int rtune_local_in(struct sk_buff *skb, bool v6)
 {
-	struct rt_dp *dp;
-	struct rt_rx rx;
+	struct rtune_dp *dp;
+	struct rtune_rx rx;
 
 	if (!skb->dev)
 		return NF_ACCEPT;
-	dp = rt_dp_by_ifindex(skb->dev->ifindex);
-	if (!dp || !rt_parse(skb, v6, &rx))
+	dp = rtune_dp_by_ifindex(skb->dev->ifindex);
+	if (!dp || !rtune_parse(skb, v6, &rx))
 		return NF_ACCEPT;
-	if (rx.opcode == RT_BTH_OPCODE_CNP) {
-		rt_rp_cnp(dp, skb, &rx);
+	if (rx.opcode == RTUNE_BTH_OPCODE_CNP) {
+		rtune_rp_cnp(dp, skb, &rx);
 		/* rxe has no use for it: it would drop it. */
 		consume_skb(skb);
 		return NF_STOLEN;
 	}
-	rt_np_rx(dp, &rx);
+	rtune_np_rx(dp, &rx);
 	return NF_ACCEPT;
 }
 
-static unsigned int rt_local_in4(void *priv, struct sk_buff *skb,
+static unsigned int rtune_local_in4(void *priv, struct sk_buff *skb,
 				 const struct nf_hook_state *state)
 {
-	return rt_local_in(skb, false);
+	return rtune_local_in(skb, false);
 }
 
-static unsigned int rt_local_in6(void *priv, struct sk_buff *skb,
+static unsigned int rtune_local_in6(void *priv, struct sk_buff *skb,
 				 const struct nf_hook_state *state)
 {
-	return rt_local_in(skb, true);
+	return rtune_local_in(skb, true);
 }
 
-static unsigned int rt_post_routing(struct sk_buff *skb,
+static unsigned int rtune_post_routing(struct sk_buff *skb,
 				    const struct nf_hook_state *state, bool v6)
 {
 	unsigned int l4off;
-	struct rt_dp *dp;
+	struct rtune_dp *dp;
 
 	if (!state->out)
 		return NF_ACCEPT;
-	dp = rt_dp_by_ifindex(state->out->ifindex);
+	dp = rtune_dp_by_ifindex(state->out->ifindex);
 	if (!dp)
 		return NF_ACCEPT;
 	if (!v6) {
@@ -227,55 +227,55 @@ static unsigned int rt_post_routing(struct sk_buff *skb,
 			return NF_ACCEPT;
 		l4off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
 	}
-	return rt_pacing_tx(dp, skb, v6, l4off);
+	return rtune_pacing_tx(dp, skb, v6, l4off);
 }
 
-static unsigned int rt_post_routing4(void *priv, struct sk_buff *skb,
+static unsigned int rtune_post_routing4(void *priv, struct sk_buff *skb,
 				     const struct nf_hook_state *state)
 {
-	return rt_post_routing(skb, state, false);
+	return rtune_post_routing(skb, state, false);
 }
 
-static unsigned int rt_post_routing6(void *priv, struct sk_buff *skb,
+static unsigned int rtune_post_routing6(void *priv, struct sk_buff *skb,
 				     const struct nf_hook_state *state)
 {
-	return rt_post_routing(skb, state, true);
+	return rtune_post_routing(skb, state, true);
 }
 
-static const struct nf_hook_ops rt_nf_ops[] = {
+static const struct nf_hook_ops rtune_nf_ops[] = {
 	{
-		.hook = rt_local_in4,
+		.hook = rtune_local_in4,
 		.pf = NFPROTO_IPV4,
 		.hooknum = NF_INET_LOCAL_IN,
 		.priority = NF_IP_PRI_FIRST,
 	},
 	{
-		.hook = rt_local_in6,
+		.hook = rtune_local_in6,
 		.pf = NFPROTO_IPV6,
 		.hooknum = NF_INET_LOCAL_IN,
 		.priority = NF_IP6_PRI_FIRST,
 	},
 	{
-		.hook = rt_post_routing4,
+		.hook = rtune_post_routing4,
 		.pf = NFPROTO_IPV4,
 		.hooknum = NF_INET_POST_ROUTING,
 		.priority = NF_IP_PRI_LAST,
 	},
 	{
-		.hook = rt_post_routing6,
+		.hook = rtune_post_routing6,
 		.pf = NFPROTO_IPV6,
 		.hooknum = NF_INET_POST_ROUTING,
 		.priority = NF_IP6_PRI_LAST,
 	},
 };
 
-int rt_hooks_register(void)
+int rtune_hooks_register(void)
 {
-	return nf_register_net_hooks(&init_net, rt_nf_ops,
-				     ARRAY_SIZE(rt_nf_ops));
+	return nf_register_net_hooks(&init_net, rtune_nf_ops,
+				     ARRAY_SIZE(rtune_nf_ops));
 }
 
-void rt_hooks_unregister(void)
+void rtune_hooks_unregister(void)
 {
-	nf_unregister_net_hooks(&init_net, rt_nf_ops, ARRAY_SIZE(rt_nf_ops));
+	nf_unregister_net_hooks(&init_net, rtune_nf_ops, ARRAY_SIZE(rtune_nf_ops));
 }

@@ -12,38 +12,38 @@
 #include <linux/atomic.h>
 #include <linux/slab.h>
 
-enum rt_obj {
-	RT_OBJ_DEV,		/* struct rt_dev */
-	RT_OBJ_DIR,		/* struct rt_dir (configfs directory) */
-	RT_OBJ_PARAM_SET,	/* struct rt_param_set (active sets) */
-	RT_OBJ_DP,		/* struct rt_dp */
-	RT_OBJ_DP_PARAMS,	/* struct rt_dp_params */
-	RT_OBJ_QP,		/* struct rt_qp */
-	RT_OBJ_COUNT
+enum rtune_obj {
+	RTUNE_OBJ_DEV,		/* struct rtune_dev */
+	RTUNE_OBJ_DIR,		/* struct rtune_dir (configfs directory) */
+	RTUNE_OBJ_PARAM_SET,	/* struct rtune_param_set (active sets) */
+	RTUNE_OBJ_DP,		/* struct rtune_dp */
+	RTUNE_OBJ_DP_PARAMS,	/* struct rtune_dp_params */
+	RTUNE_OBJ_QP,		/* struct rtune_qp */
+	RTUNE_OBJ_COUNT
 };
 
-extern atomic_t rt_objs[RT_OBJ_COUNT];
+extern atomic_t rtune_objs[RTUNE_OBJ_COUNT];
 
 /* kzalloc() that counts the object. */
-static inline void *rt_obj_alloc(enum rt_obj kind, size_t size, gfp_t gfp)
+static inline void *rtune_obj_alloc(enum rtune_obj kind, size_t size, gfp_t gfp)
 {
 	void *p = kzalloc(size, gfp);
 
 	if (p)
-		atomic_inc(&rt_objs[kind]);
+		atomic_inc(&rtune_objs[kind]);
 	return p;
 }
 
-/* kfree() of an object from rt_obj_alloc(); NULL is fine. */
-static inline void rt_obj_free(enum rt_obj kind, const void *p)
+/* kfree() of an object from rtune_obj_alloc(); NULL is fine. */
+static inline void rtune_obj_free(enum rtune_obj kind, const void *p)
 {
 	if (!p)
 		return;
-	atomic_dec(&rt_objs[kind]);
+	atomic_dec(&rtune_objs[kind]);
 	kfree(p);
 }
 
-int rt_objects_init(void);
-void rt_objects_exit(void);
+int rtune_objects_init(void);
+void rtune_objects_exit(void);
 
 #endif /* _ROCETUNE_OBJECTS_H */

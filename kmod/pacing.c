@@ -31,7 +31,7 @@
  * Is the egress qdisc of @dp fq? Copies the root qdisc's id to @id. With
  * @update, records the answer and logs every change.
  */
-bool rt_pacing_check(struct rt_dp *dp, char *id, size_t idlen, bool update)
+bool rtune_pacing_check(struct rtune_dp *dp, char *id, size_t idlen, bool update)
 {
 	struct net_device *ndev;
 	struct Qdisc *q;
@@ -62,7 +62,7 @@ bool rt_pacing_check(struct rt_dp *dp, char *id, size_t idlen, bool update)
 }
 
 /* The priority of an outgoing packet: skb->priority, else its DSCP class. */
-static u8 rt_tx_prio(const struct sk_buff *skb, u8 dsfield)
+static u8 rtune_tx_prio(const struct sk_buff *skb, u8 dsfield)
 {
 	if (skb->priority >= 1 && skb->priority <= 7)
 		return skb->priority;
@@ -70,7 +70,7 @@ static u8 rt_tx_prio(const struct sk_buff *skb, u8 dsfield)
 }
 
 /* Set ECT on a Not-ECT packet; the ICRC does not cover the ECN bits. */
-static bool rt_set_ect(struct sk_buff *skb, bool v6, u8 cp)
+static bool rtune_set_ect(struct sk_buff *skb, bool v6, u8 cp)
 {
 	unsigned int nhoff = skb_network_offset(skb);
 
@@ -87,11 +87,11 @@ static bool rt_set_ect(struct sk_buff *skb, bool v6, u8 cp)
 /*
  * Whether @qp's next packets need neither a departure time nor the
  * reaction point's attention, so that the transmit hook may skip the
- * lock and the clock (rt_qp.idle_gen). Called under qp->lock with the
+ * lock and the clock (rtune_qp.idle_gen). Called under qp->lock with the
  * rate just applied; at the maximum rate the RP's increase timer is
  * stopped, and the byte counter only counts while it runs.
  */
-static bool rt_qp_tx_idle(const struct rt_qp *qp, const struct rt_dp_params *p,
+static bool rtune_qp_tx_idle(const struct rtune_qp *qp, const struct rtune_dp_params *p,
 			  u32 rate, u64 now)
 {
 	return rate >= p->dc.max_rate_kbps && !p->pace_at_max &&
@@ -99,15 +99,15 @@ static bool rt_qp_tx_idle(const struct rt_qp *qp, const struct rt_dp_params *p,
 	       qp->rp.next_timer_us == DCQCN_NEVER;
 }
 
-unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
+unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 			  unsigned int l4off)
 {
-	const struct rt_dp_params *p = rcu_dereference(dp->params);
-	u8 _hdr[sizeof(struct udphdr) + RT_BTH_LEN];
+	const struct rtune_dp_params *p = rcu_dereference(dp->params);
+	u8 _hdr[sizeof(struct udphdr) + RTUNE_BTH_LEN];
 	u32 rate, dqpn, len = skb->len;
 	struct in6_addr daddr;
 	const u8 *hdr, *bth;
-	struct rt_qp *qp;
+	struct rtune_qp *qp;
 	bool limited;
 	u64 now, t;
 	u8 ds, prio;
@@ -117,7 +117,7 @@ unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
 		return NF_ACCEPT;
 	bth = hdr + sizeof(struct udphdr);
 	/* Our own CNPs carry the DSCP/ECN they were built with. */
-	if (bth[0] == RT_BTH_OPCODE_CNP)
+	if (bth[0] == RTUNE_BTH_OPCODE_CNP)
 		return NF_ACCEPT;
 	dqpn = get_unaligned_be32(bth + 4) & 0xffffff;
 	if (!v6) {
@@ -127,12 +127,12 @@ unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
 		ds = ipv6_get_dsfield(ipv6_hdr(skb));
 		daddr = ipv6_hdr(skb)->daddr;
 	}
-	prio = rt_tx_prio(skb, ds);
+	prio = rtune_tx_prio(skb, ds);
 	if ((p->ecn_prios & BIT(prio)) && !INET_ECN_is_capable(ds) &&
-	    rt_set_ect(skb, v6, p->ecn_codepoint))
+	    rtune_set_ect(skb, v6, p->ecn_codepoint))
 		atomic64_inc(&dp->cnt.ect_marked_pkts);
 
-	qp = rt_qp_lookup_peer(dp, dqpn, &daddr);
+	qp = rtune_qp_lookup_peer(dp, dqpn, &daddr);
 	if (!qp)
 		return NF_ACCEPT;
 	WRITE_ONCE(qp->tx_prio, prio);
@@ -155,7 +155,7 @@ unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
 		 * ones and rxe's responder would see them out of order.
 		 */
 		if (limited || t > now)
-			rt_compat_skb_set_edt(skb, t);
+			rtune_compat_skb_set_edt(skb, t);
 		if (limited) {
 			/* len bytes at rate kb/s take len * 8e6 / rate ns. */
 			qp->next_tx_ns = t + div_u64((u64)len * 8 * NSEC_PER_MSEC,
@@ -167,7 +167,7 @@ unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
 			qp->next_tx_ns = t;
 		}
 	}
-	WRITE_ONCE(qp->idle_gen, rt_qp_tx_idle(qp, p, rate, now) ? p->gen : 0);
+	WRITE_ONCE(qp->idle_gen, rtune_qp_tx_idle(qp, p, rate, now) ? p->gen : 0);
 	spin_unlock_bh(&qp->lock);
 	if (limited) {
 		atomic64_inc(&dp->cnt.unpaced_pkts);
@@ -177,14 +177,14 @@ unsigned int rt_pacing_tx(struct rt_dp *dp, struct sk_buff *skb, bool v6,
 	return NF_ACCEPT;
 }
 
-ssize_t rt_dp_counters_show(struct rt_dp *dp, char *page)
+ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page)
 {
-	const struct rt_dp_counters *c = &dp->cnt;
+	const struct rtune_dp_counters *c = &dp->cnt;
 	u32 nqps = READ_ONCE(dp->nqps);
 
 	return sysfs_emit(page,
 			  "qps %u\nqps_max %u\ncnp_rejected_unknown_qp %lld\ncnp_rejected_bad_icrc %lld\ncnp_send_failed %lld\nqp_table_full %lld\nqp_evicted %lld\nunpaced_pkts %lld\nect_marked_pkts %lld\n",
-			  nqps, rt_max_qps,
+			  nqps, rtune_max_qps,
 			  atomic64_read(&c->cnp_rejected_unknown_qp),
 			  atomic64_read(&c->cnp_rejected_bad_icrc),
 			  atomic64_read(&c->cnp_send_failed),

@@ -20,23 +20,23 @@
 #include "rocetune.h"
 #include "datapath.h"
 
-/* Protects the snapshot: rt_qp_stats_snap, _len and _dp. */
-static DEFINE_MUTEX(rt_qp_stats_lock);
-static char *rt_qp_stats_snap;
-static size_t rt_qp_stats_len;
+/* Protects the snapshot: rtune_qp_stats_snap, _len and _dp. */
+static DEFINE_MUTEX(rtune_qp_stats_lock);
+static char *rtune_qp_stats_snap;
+static size_t rtune_qp_stats_len;
 /* Only compared, never dereferenced: the datapath may be gone. */
-static const struct rt_dp *rt_qp_stats_dp;
+static const struct rtune_dp *rtune_qp_stats_dp;
 
-static void rt_qp_stats_drop(void)
+static void rtune_qp_stats_drop(void)
 {
-	kvfree(rt_qp_stats_snap);
-	rt_qp_stats_snap = NULL;
-	rt_qp_stats_len = 0;
-	rt_qp_stats_dp = NULL;
+	kvfree(rtune_qp_stats_snap);
+	rtune_qp_stats_snap = NULL;
+	rtune_qp_stats_len = 0;
+	rtune_qp_stats_dp = NULL;
 }
 
 /* Turn buf[n..len) into a comment line, so the whole buffer is text. */
-static void rt_qp_stats_pad(char *buf, size_t n, size_t len)
+static void rtune_qp_stats_pad(char *buf, size_t n, size_t len)
 {
 	if (n >= len)
 		return;
@@ -45,46 +45,46 @@ static void rt_qp_stats_pad(char *buf, size_t n, size_t len)
 	buf[len - 1] = '\n';
 }
 
-ssize_t rt_qp_stats_read(struct rt_dp *dp, char *buf, size_t len)
+ssize_t rtune_qp_stats_read(struct rtune_dp *dp, char *buf, size_t len)
 {
 	ssize_t ret;
 	size_t cap;
 	char *snap;
 
-	mutex_lock(&rt_qp_stats_lock);
+	mutex_lock(&rtune_qp_stats_lock);
 	if (!buf) {
-		cap = rt_qp_stats_format(dp, NULL, 0);
+		cap = rtune_qp_stats_format(dp, NULL, 0);
 		snap = kvmalloc(cap, GFP_KERNEL);
 		if (!snap) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		rt_qp_stats_drop();
-		rt_qp_stats_snap = snap;
-		rt_qp_stats_len = rt_qp_stats_format(dp, snap, cap);
-		rt_qp_stats_dp = dp;
-		ret = rt_qp_stats_len;
+		rtune_qp_stats_drop();
+		rtune_qp_stats_snap = snap;
+		rtune_qp_stats_len = rtune_qp_stats_format(dp, snap, cap);
+		rtune_qp_stats_dp = dp;
+		ret = rtune_qp_stats_len;
 		goto out;
 	}
-	if (rt_qp_stats_snap && rt_qp_stats_dp == dp &&
-	    rt_qp_stats_len == len) {
-		memcpy(buf, rt_qp_stats_snap, len);
+	if (rtune_qp_stats_snap && rtune_qp_stats_dp == dp &&
+	    rtune_qp_stats_len == len) {
+		memcpy(buf, rtune_qp_stats_snap, len);
 	} else {
-		size_t n = rt_qp_stats_format(dp, buf, len);
+		size_t n = rtune_qp_stats_format(dp, buf, len);
 
-		rt_qp_stats_pad(buf, n, len);
+		rtune_qp_stats_pad(buf, n, len);
 	}
-	rt_qp_stats_drop();
+	rtune_qp_stats_drop();
 	ret = len;
 out:
-	mutex_unlock(&rt_qp_stats_lock);
+	mutex_unlock(&rtune_qp_stats_lock);
 	return ret;
 }
 
 /* Module exit: a reader that never made its second call left a snapshot. */
-void rt_qp_stats_exit(void)
+void rtune_qp_stats_exit(void)
 {
-	mutex_lock(&rt_qp_stats_lock);
-	rt_qp_stats_drop();
-	mutex_unlock(&rt_qp_stats_lock);
+	mutex_lock(&rtune_qp_stats_lock);
+	rtune_qp_stats_drop();
+	mutex_unlock(&rtune_qp_stats_lock);
 }

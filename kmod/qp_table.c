@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The per-QP table of the software DCQCN datapath, and each rxe device's
- * datapath state (struct rt_dp).
+ * datapath state (struct rtune_dp).
  *
  * Entries are created by the receive hook the first time a RoCEv2 packet
  * names a local QP (data on the receiver, ACKs on the sender), so both
@@ -14,12 +14,12 @@
  * the entry LIVE: the notification point answers its CE marks with CNPs,
  * the reaction point accepts CNPs for it, and its packets are paced.
  *
- * Bounds: at most rt_max_qps entries in all; the worker re-checks every
+ * Bounds: at most rtune_max_qps entries in all; the worker re-checks every
  * entry once a second and evicts those restrack no longer knows.
  *
  * Locking: readers (the hooks, the bulk read) walk the hashes under RCU.
- * rt_qp_lock (BH-safe) serialises insertion and removal and the counts;
- * entries are freed after a grace period. rt_dp_mutex serialises device
+ * rtune_qp_lock (BH-safe) serialises insertion and removal and the counts;
+ * entries are freed after a grace period. rtune_dp_mutex serialises device
  * attach/detach and parameter commits. Per-QP state has its own lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -36,161 +36,161 @@
 #include "compat/compat.h"
 #include "objects.h"
 
-unsigned int rt_max_qps = 16384;
-module_param_named(max_qps, rt_max_qps, uint, 0444);
+unsigned int rtune_max_qps = 16384;
+module_param_named(max_qps, rtune_max_qps, uint, 0444);
 MODULE_PARM_DESC(max_qps, "Most QPs the DCQCN datapath tracks (default 16384)");
 
-#define RT_QP_HASH_BITS		12
-#define RT_WORK_PERIOD		HZ
+#define RTUNE_QP_HASH_BITS		12
+#define RTUNE_WORK_PERIOD		HZ
 /* A QP not connected yet is retried for this long before it is dropped. */
-#define RT_QP_NEW_TTL		(30 * HZ)
+#define RTUNE_QP_NEW_TTL		(30 * HZ)
 
-static DEFINE_HASHTABLE(rt_qp_hash, RT_QP_HASH_BITS);
-static DEFINE_HASHTABLE(rt_qp_peer_hash, RT_QP_HASH_BITS);
-/* Protects both hashes' membership, rt_nqps and every dp->nqps. */
-static DEFINE_SPINLOCK(rt_qp_lock);
-static unsigned int rt_nqps;
+static DEFINE_HASHTABLE(rtune_qp_hash, RTUNE_QP_HASH_BITS);
+static DEFINE_HASHTABLE(rtune_qp_peer_hash, RTUNE_QP_HASH_BITS);
+/* Protects both hashes' membership, rtune_nqps and every dp->nqps. */
+static DEFINE_SPINLOCK(rtune_qp_lock);
+static unsigned int rtune_nqps;
 
-/* rt_dp_list: RCU readers; changes and commits under rt_dp_mutex. */
-static LIST_HEAD(rt_dp_list);
-static DEFINE_MUTEX(rt_dp_mutex);
+/* rtune_dp_list: RCU readers; changes and commits under rtune_dp_mutex. */
+static LIST_HEAD(rtune_dp_list);
+static DEFINE_MUTEX(rtune_dp_mutex);
 
-u64 rt_now_us(void)
+u64 rtune_now_us(void)
 {
 	return div_u64(ktime_get_ns(), NSEC_PER_USEC);
 }
 
-static u32 rt_qp_key(const struct rt_dp *dp, u32 qpn)
+static u32 rtune_qp_key(const struct rtune_dp *dp, u32 qpn)
 {
 	return jhash_2words((u32)(unsigned long)dp, qpn, 0);
 }
 
-struct rt_dp *rt_dp_by_ifindex(int ifindex)
+struct rtune_dp *rtune_dp_by_ifindex(int ifindex)
 {
-	struct rt_dp *dp;
+	struct rtune_dp *dp;
 
-	list_for_each_entry_rcu(dp, &rt_dp_list, list)
+	list_for_each_entry_rcu(dp, &rtune_dp_list, list)
 		if (dp->ifindex == ifindex)
 			return dp;
 	return NULL;
 }
 
 /* Caller holds rcu_read_lock() (the hooks run under it). */
-struct rt_qp *rt_qp_lookup(struct rt_dp *dp, u32 qpn)
+struct rtune_qp *rtune_qp_lookup(struct rtune_dp *dp, u32 qpn)
 {
-	struct rt_qp *qp;
+	struct rtune_qp *qp;
 
-	hash_for_each_possible_rcu(rt_qp_hash, qp, node, rt_qp_key(dp, qpn))
+	hash_for_each_possible_rcu(rtune_qp_hash, qp, node, rtune_qp_key(dp, qpn))
 		if (qp->dp == dp && qp->qpn == qpn)
 			return qp;
 	return NULL;
 }
 
 /* The LIVE QP whose peer is (@peer, @peer_qpn); caller holds RCU. */
-struct rt_qp *rt_qp_lookup_peer(struct rt_dp *dp, u32 peer_qpn,
+struct rtune_qp *rtune_qp_lookup_peer(struct rtune_dp *dp, u32 peer_qpn,
 				const struct in6_addr *peer)
 {
-	struct rt_qp *qp;
+	struct rtune_qp *qp;
 
-	hash_for_each_possible_rcu(rt_qp_peer_hash, qp, peer_node,
-				   rt_qp_key(dp, peer_qpn))
+	hash_for_each_possible_rcu(rtune_qp_peer_hash, qp, peer_node,
+				   rtune_qp_key(dp, peer_qpn))
 		if (qp->dp == dp && qp->peer_qpn == peer_qpn &&
 		    ipv6_addr_equal(&qp->peer_addr, peer))
 			return qp;
 	return NULL;
 }
 
-static void rt_dp_params_free_rcu(struct rcu_head *head)
+static void rtune_dp_params_free_rcu(struct rcu_head *head)
 {
-	rt_obj_free(RT_OBJ_DP_PARAMS,
-		    container_of(head, struct rt_dp_params, rcu));
+	rtune_obj_free(RTUNE_OBJ_DP_PARAMS,
+		    container_of(head, struct rtune_dp_params, rcu));
 }
 
-static void rt_qp_free_rcu(struct rcu_head *head)
+static void rtune_qp_free_rcu(struct rcu_head *head)
 {
-	rt_obj_free(RT_OBJ_QP, container_of(head, struct rt_qp, rcu));
+	rtune_obj_free(RTUNE_OBJ_QP, container_of(head, struct rtune_qp, rcu));
 }
 
-static struct rt_dp_params *rt_dp_params_new(const struct rt_param_set *set,
+static struct rtune_dp_params *rtune_dp_params_new(const struct rtune_param_set *set,
 					     gfp_t gfp)
 {
 	static atomic_t gen = ATOMIC_INIT(0);
-	struct rt_dp_params *p = rt_obj_alloc(RT_OBJ_DP_PARAMS, sizeof(*p), gfp);
+	struct rtune_dp_params *p = rtune_obj_alloc(RTUNE_OBJ_DP_PARAMS, sizeof(*p), gfp);
 
 	if (!p)
 		return NULL;
-	/* 0 means "not idle" to rt_qp.idle_gen: skip it when gen wraps. */
+	/* 0 means "not idle" to rtune_qp.idle_gen: skip it when gen wraps. */
 	do {
 		p->gen = atomic_inc_return(&gen);
 	} while (!p->gen);
-	/* The set passed rt_params_validate() on commit: cannot fail. */
+	/* The set passed rtune_params_validate() on commit: cannot fail. */
 	if (dcqcn_params_from_set(set, 0, &p->dc)) {
-		rt_obj_free(RT_OBJ_DP_PARAMS, p);
+		rtune_obj_free(RTUNE_OBJ_DP_PARAMS, p);
 		return NULL;
 	}
-	p->rp_prios = set->v[RT_P_RP_ENABLED_PRIOS];
-	p->np_prios = set->v[RT_P_NP_ENABLED_PRIOS];
-	p->ecn_prios = set->v[RT_P_ECN_ENABLED_PRIOS];
-	p->ecn_codepoint = set->v[RT_P_ECN_CODEPOINT];
-	p->cnp_tos = set->v[RT_P_NP_CNP_DSCP] << 2 | set->v[RT_P_NP_CNP_ECN];
-	p->cnp_prio = set->v[RT_P_NP_CNP_PRIO];
+	p->rp_prios = set->v[RTUNE_P_RP_ENABLED_PRIOS];
+	p->np_prios = set->v[RTUNE_P_NP_ENABLED_PRIOS];
+	p->ecn_prios = set->v[RTUNE_P_ECN_ENABLED_PRIOS];
+	p->ecn_codepoint = set->v[RTUNE_P_ECN_CODEPOINT];
+	p->cnp_tos = set->v[RTUNE_P_NP_CNP_DSCP] << 2 | set->v[RTUNE_P_NP_CNP_ECN];
+	p->cnp_prio = set->v[RTUNE_P_NP_CNP_PRIO];
 	/*
 	 * rxe's line rate is unknown (0), so an explicit rp_max_rate_kbps is
 	 * the only ceiling there is: enforce it, or a QP at the maximum (every
 	 * QP before its first CNP) sends as fast as rxe can.
 	 */
-	p->pace_at_max = set->v[RT_P_RP_MAX_RATE_KBPS] != 0;
+	p->pace_at_max = set->v[RTUNE_P_RP_MAX_RATE_KBPS] != 0;
 	return p;
 }
 
 /* Allocate and publish an entry; caller holds RCU, BH off or softirq. */
-static struct rt_qp *rt_qp_create(struct rt_dp *dp, u32 qpn, gfp_t gfp)
+static struct rtune_qp *rtune_qp_create(struct rtune_dp *dp, u32 qpn, gfp_t gfp)
 {
-	const struct rt_dp_params *p = rcu_dereference(dp->params);
-	struct rt_qp *qp, *old;
+	const struct rtune_dp_params *p = rcu_dereference(dp->params);
+	struct rtune_qp *qp, *old;
 	bool kick;
 
-	if (READ_ONCE(rt_nqps) >= rt_max_qps) {
+	if (READ_ONCE(rtune_nqps) >= rtune_max_qps) {
 		atomic64_inc(&dp->cnt.qp_table_full);
 		return NULL;
 	}
-	qp = rt_obj_alloc(RT_OBJ_QP, sizeof(*qp), gfp);
+	qp = rtune_obj_alloc(RTUNE_OBJ_QP, sizeof(*qp), gfp);
 	if (!qp)
 		return NULL;
 	qp->dp = dp;
 	qp->qpn = qpn;
-	qp->state = RT_QP_NEW;
+	qp->state = RTUNE_QP_NEW;
 	qp->last_seen = jiffies;
 	qp->cc_enable = true;
 	spin_lock_init(&qp->lock);
-	dcqcn_rp_init(&qp->rp, &p->dc, rt_now_us());
+	dcqcn_rp_init(&qp->rp, &p->dc, rtune_now_us());
 	dcqcn_np_init(&qp->np);
 	/* Queued for learning from birth: the evictor leaves it alone. */
 	set_bit(0, &qp->learn_queued);
 
-	spin_lock_bh(&rt_qp_lock);
-	old = rt_qp_lookup(dp, qpn);
-	if (old || rt_nqps >= rt_max_qps) {
-		spin_unlock_bh(&rt_qp_lock);
+	spin_lock_bh(&rtune_qp_lock);
+	old = rtune_qp_lookup(dp, qpn);
+	if (old || rtune_nqps >= rtune_max_qps) {
+		spin_unlock_bh(&rtune_qp_lock);
 		if (!old)
 			atomic64_inc(&dp->cnt.qp_table_full);
-		rt_obj_free(RT_OBJ_QP, qp);
+		rtune_obj_free(RTUNE_OBJ_QP, qp);
 		return old;
 	}
-	hash_add_rcu(rt_qp_hash, &qp->node, rt_qp_key(dp, qpn));
-	rt_nqps++;
+	hash_add_rcu(rtune_qp_hash, &qp->node, rtune_qp_key(dp, qpn));
+	rtune_nqps++;
 	dp->nqps++;
 	kick = llist_add(&qp->learn_node, &dp->learn);
-	spin_unlock_bh(&rt_qp_lock);
+	spin_unlock_bh(&rtune_qp_lock);
 	if (kick)
 		mod_delayed_work(system_wq, &dp->work, 0);
 	return qp;
 }
 
 /* The hooks' entry point: find or start tracking local QP @qpn. */
-struct rt_qp *rt_qp_get_or_create(struct rt_dp *dp, u32 qpn)
+struct rtune_qp *rtune_qp_get_or_create(struct rtune_dp *dp, u32 qpn)
 {
-	struct rt_qp *qp = rt_qp_lookup(dp, qpn);
+	struct rtune_qp *qp = rtune_qp_lookup(dp, qpn);
 
 	if (qp) {
 		/* Write only once a tick: the line is shared by CPUs. */
@@ -198,34 +198,34 @@ struct rt_qp *rt_qp_get_or_create(struct rt_dp *dp, u32 qpn)
 			WRITE_ONCE(qp->last_seen, jiffies);
 		return qp;
 	}
-	return rt_qp_create(dp, qpn, GFP_ATOMIC);
+	return rtune_qp_create(dp, qpn, GFP_ATOMIC);
 }
 
-/* Caller holds rt_qp_lock. */
-static void rt_qp_unhash(struct rt_qp *qp)
+/* Caller holds rtune_qp_lock. */
+static void rtune_qp_unhash(struct rtune_qp *qp)
 {
 	hash_del_rcu(&qp->node);
 	if (qp->peer_hashed)
 		hash_del_rcu(&qp->peer_node);
 	qp->peer_hashed = false;
-	rt_nqps--;
+	rtune_nqps--;
 	qp->dp->nqps--;
 }
 
-static void rt_qp_evict(struct rt_qp *qp)
+static void rtune_qp_evict(struct rtune_qp *qp)
 {
-	spin_lock_bh(&rt_qp_lock);
-	rt_qp_unhash(qp);
-	spin_unlock_bh(&rt_qp_lock);
+	spin_lock_bh(&rtune_qp_lock);
+	rtune_qp_unhash(qp);
+	spin_unlock_bh(&rtune_qp_lock);
 	atomic64_inc(&qp->dp->cnt.qp_evicted);
-	call_rcu(&qp->rcu, rt_qp_free_rcu);
+	call_rcu(&qp->rcu, rtune_qp_free_rcu);
 }
 
 /*
  * Resolve @qp through the RDMA core; process context (the worker).
  * Returns false if restrack does not know the QPN: the caller evicts.
  */
-static bool rt_qp_learn(struct rt_dp *dp, struct rt_qp *qp)
+static bool rtune_qp_learn(struct rtune_dp *dp, struct rtune_qp *qp)
 {
 	struct ib_device *ibdev = dp->dev->ibdev;
 	struct rdma_restrack_entry *res;
@@ -239,10 +239,10 @@ static bool rt_qp_learn(struct rt_dp *dp, struct rt_qp *qp)
 	if (IS_ERR(res))
 		return false;
 	ibqp = container_of(res, struct ib_qp, res);
-	if (READ_ONCE(qp->state) != RT_QP_NEW)
+	if (READ_ONCE(qp->state) != RTUNE_QP_NEW)
 		goto out;
 	if (ibqp->qp_type != IB_QPT_RC && ibqp->qp_type != IB_QPT_UC) {
-		WRITE_ONCE(qp->state, RT_QP_UNSUPPORTED);
+		WRITE_ONCE(qp->state, RTUNE_QP_UNSUPPORTED);
 		goto out;
 	}
 	err = ib_query_qp(ibqp, &attr, IB_QP_STATE | IB_QP_AV | IB_QP_DEST_QPN,
@@ -255,19 +255,19 @@ static bool rt_qp_learn(struct rt_dp *dp, struct rt_qp *qp)
 	qp->peer_v6 = !ipv6_addr_v4mapped(&qp->peer_addr);
 	qp->peer_qpn = attr.dest_qp_num;
 
-	spin_lock_bh(&rt_qp_lock);
-	hash_add_rcu(rt_qp_peer_hash, &qp->peer_node,
-		     rt_qp_key(dp, qp->peer_qpn));
+	spin_lock_bh(&rtune_qp_lock);
+	hash_add_rcu(rtune_qp_peer_hash, &qp->peer_node,
+		     rtune_qp_key(dp, qp->peer_qpn));
 	qp->peer_hashed = true;
 	/* Peer fields are visible before the state says LIVE. */
-	smp_store_release(&qp->state, RT_QP_LIVE);
-	spin_unlock_bh(&rt_qp_lock);
+	smp_store_release(&qp->state, RTUNE_QP_LIVE);
+	spin_unlock_bh(&rtune_qp_lock);
 out:
 	rdma_restrack_put(res);
 	return true;
 }
 
-static bool rt_qp_known(struct rt_dp *dp, u32 qpn)
+static bool rtune_qp_known(struct rtune_dp *dp, u32 qpn)
 {
 	struct rdma_restrack_entry *res;
 
@@ -278,12 +278,12 @@ static bool rt_qp_known(struct rt_dp *dp, u32 qpn)
 	return true;
 }
 
-static void rt_dp_work(struct work_struct *work)
+static void rtune_dp_work(struct work_struct *work)
 {
-	struct rt_dp *dp = container_of(to_delayed_work(work), struct rt_dp,
+	struct rtune_dp *dp = container_of(to_delayed_work(work), struct rtune_dp,
 					work);
 	struct llist_node *batch;
-	struct rt_qp *qp, *next;
+	struct rtune_qp *qp, *next;
 	unsigned int bkt;
 	char id[IFNAMSIZ];
 
@@ -291,8 +291,8 @@ static void rt_dp_work(struct work_struct *work)
 	batch = llist_del_all(&dp->learn);
 	llist_for_each_entry_safe(qp, next, batch, learn_node) {
 		clear_bit(0, &qp->learn_queued);
-		if (!rt_qp_learn(dp, qp))
-			rt_qp_evict(qp);
+		if (!rtune_qp_learn(dp, qp))
+			rtune_qp_evict(qp);
 	}
 
 	/*
@@ -301,7 +301,7 @@ static void rt_dp_work(struct work_struct *work)
 	 * walk may sleep between entries' RCU sections.
 	 */
 	rcu_read_lock();
-	hash_for_each_rcu(rt_qp_hash, bkt, qp, node) {
+	hash_for_each_rcu(rtune_qp_hash, bkt, qp, node) {
 		bool keep;
 		u8 state;
 
@@ -310,13 +310,13 @@ static void rt_dp_work(struct work_struct *work)
 		state = READ_ONCE(qp->state);
 		/* The RDMA core calls below may sleep: hold no RCU. */
 		rcu_read_unlock();
-		if (state == RT_QP_NEW)
-			keep = rt_qp_learn(dp, qp) &&
-			       (READ_ONCE(qp->state) != RT_QP_NEW ||
+		if (state == RTUNE_QP_NEW)
+			keep = rtune_qp_learn(dp, qp) &&
+			       (READ_ONCE(qp->state) != RTUNE_QP_NEW ||
 				time_before(jiffies, READ_ONCE(qp->last_seen) +
-					    RT_QP_NEW_TTL));
+					    RTUNE_QP_NEW_TTL));
 		else
-			keep = rt_qp_known(dp, qp->qpn);
+			keep = rtune_qp_known(dp, qp->qpn);
 		rcu_read_lock();
 		/*
 		 * @qp stays valid across the gap: it is ours to free, and
@@ -324,42 +324,42 @@ static void rt_dp_work(struct work_struct *work)
 		 * this walk goes on to the next node.
 		 */
 		if (!keep) {
-			spin_lock_bh(&rt_qp_lock);
-			rt_qp_unhash(qp);
-			spin_unlock_bh(&rt_qp_lock);
+			spin_lock_bh(&rtune_qp_lock);
+			rtune_qp_unhash(qp);
+			spin_unlock_bh(&rtune_qp_lock);
 			atomic64_inc(&dp->cnt.qp_evicted);
-			call_rcu(&qp->rcu, rt_qp_free_rcu);
+			call_rcu(&qp->rcu, rtune_qp_free_rcu);
 		}
 	}
 	rcu_read_unlock();
 
-	rt_pacing_check(dp, id, sizeof(id), true);
-	schedule_delayed_work(&dp->work, RT_WORK_PERIOD);
+	rtune_pacing_check(dp, id, sizeof(id), true);
+	schedule_delayed_work(&dp->work, RTUNE_WORK_PERIOD);
 }
 
-int rt_dp_attach(struct rt_dev *dev)
+int rtune_dp_attach(struct rtune_dev *dev)
 {
-	struct rt_port *port = &dev->ports[0];
-	const struct rt_param_set *set;
-	struct rt_dp_params *params;
+	struct rtune_port *port = &dev->ports[0];
+	const struct rtune_param_set *set;
+	struct rtune_dp_params *params;
 	struct net_device *ndev;
-	struct rt_dp *dp;
+	struct rtune_dp *dp;
 	char id[IFNAMSIZ];
 	int err = -ENOMEM;
 
 	if (!dev->has_backend)
 		return 0;
-	dp = rt_obj_alloc(RT_OBJ_DP, sizeof(*dp), GFP_KERNEL);
+	dp = rtune_obj_alloc(RTUNE_OBJ_DP, sizeof(*dp), GFP_KERNEL);
 	if (!dp)
 		return -ENOMEM;
 	mutex_lock(&port->lock);
 	set = rcu_dereference_protected(port->active,
 					lockdep_is_held(&port->lock));
-	params = rt_dp_params_new(set, GFP_KERNEL);
+	params = rtune_dp_params_new(set, GFP_KERNEL);
 	mutex_unlock(&port->lock);
 	if (!params)
 		goto err_free;
-	ndev = rt_compat_ib_get_netdev(dev->ibdev, port->num);
+	ndev = rtune_compat_ib_get_netdev(dev->ibdev, port->num);
 	if (!ndev) {
 		err = -ENODEV;
 		goto err_params;
@@ -370,20 +370,20 @@ int rt_dp_attach(struct rt_dev *dev)
 	dp->port = port;
 	RCU_INIT_POINTER(dp->params, params);
 	init_llist_head(&dp->learn);
-	INIT_DELAYED_WORK(&dp->work, rt_dp_work);
-	rt_pacing_check(dp, id, sizeof(id), true);
+	INIT_DELAYED_WORK(&dp->work, rtune_dp_work);
+	rtune_pacing_check(dp, id, sizeof(id), true);
 
-	mutex_lock(&rt_dp_mutex);
-	list_add_tail_rcu(&dp->list, &rt_dp_list);
+	mutex_lock(&rtune_dp_mutex);
+	list_add_tail_rcu(&dp->list, &rtune_dp_list);
 	dev->dp = dp;
-	mutex_unlock(&rt_dp_mutex);
-	schedule_delayed_work(&dp->work, RT_WORK_PERIOD);
+	mutex_unlock(&rtune_dp_mutex);
+	schedule_delayed_work(&dp->work, RTUNE_WORK_PERIOD);
 	return 0;
 
 err_params:
-	rt_obj_free(RT_OBJ_DP_PARAMS, params);
+	rtune_obj_free(RTUNE_OBJ_DP_PARAMS, params);
 err_free:
-	rt_obj_free(RT_OBJ_DP, dp);
+	rtune_obj_free(RTUNE_OBJ_DP, dp);
 	return err;
 }
 
@@ -391,34 +391,34 @@ err_free:
  * Stop the datapath of @dev: after this no hook and no worker touches it.
  * Called from ib_client remove, after the configfs directory is gone.
  */
-void rt_dp_detach(struct rt_dev *dev)
+void rtune_dp_detach(struct rtune_dev *dev)
 {
-	struct rt_dp *dp = dev->dp;
+	struct rtune_dp *dp = dev->dp;
 	struct hlist_node *tmp;
-	struct rt_qp *qp;
+	struct rtune_qp *qp;
 	unsigned int bkt;
 
 	if (!dp)
 		return;
-	mutex_lock(&rt_dp_mutex);
+	mutex_lock(&rtune_dp_mutex);
 	list_del_rcu(&dp->list);
 	dev->dp = NULL;
-	mutex_unlock(&rt_dp_mutex);
+	mutex_unlock(&rtune_dp_mutex);
 	/* Hooks run under RCU: after this none can find @dp or queue work. */
 	synchronize_net();
 	cancel_delayed_work_sync(&dp->work);
 
-	spin_lock_bh(&rt_qp_lock);
-	hash_for_each_safe(rt_qp_hash, bkt, tmp, qp, node) {
+	spin_lock_bh(&rtune_qp_lock);
+	hash_for_each_safe(rtune_qp_hash, bkt, tmp, qp, node) {
 		if (qp->dp != dp)
 			continue;
-		rt_qp_unhash(qp);
-		call_rcu(&qp->rcu, rt_qp_free_rcu);
+		rtune_qp_unhash(qp);
+		call_rcu(&qp->rcu, rtune_qp_free_rcu);
 	}
-	spin_unlock_bh(&rt_qp_lock);
+	spin_unlock_bh(&rtune_qp_lock);
 	/* No reader of dp->params is left (synchronize_net above). */
-	rt_obj_free(RT_OBJ_DP_PARAMS, rcu_dereference_protected(dp->params, true));
-	rt_obj_free(RT_OBJ_DP, dp);
+	rtune_obj_free(RTUNE_OBJ_DP_PARAMS, rcu_dereference_protected(dp->params, true));
+	rtune_obj_free(RTUNE_OBJ_DP, dp);
 }
 
 /*
@@ -427,45 +427,45 @@ void rt_dp_detach(struct rt_dev *dev)
  * allocation failure fails the commit), then published with the new set.
  * Returns NULL when @port has no datapath, or an ERR_PTR.
  */
-struct rt_dp_params *rt_dp_prepare(struct rt_dev *dev, struct rt_port *port,
-				   const struct rt_param_set *set)
+struct rtune_dp_params *rtune_dp_prepare(struct rtune_dev *dev, struct rtune_port *port,
+				   const struct rtune_param_set *set)
 {
-	struct rt_dp_params *next;
+	struct rtune_dp_params *next;
 
 	if (!dev->dp || dev->dp->port != port)
 		return NULL;
-	next = rt_dp_params_new(set, GFP_KERNEL);
+	next = rtune_dp_params_new(set, GFP_KERNEL);
 	return next ?: ERR_PTR(-ENOMEM);
 }
 
 /*
- * Publish @next (from rt_dp_prepare) and re-fit every flow to it. The
+ * Publish @next (from rtune_dp_prepare) and re-fit every flow to it. The
  * caller holds port->lock, so commits publish in the order they took
  * effect; the device's datapath cannot go away meanwhile (commits come
  * from configfs, whose directory is gone before the datapath detaches).
  */
-void rt_dp_publish(struct rt_dev *dev, struct rt_port *port,
-		   struct rt_dp_params *next)
+void rtune_dp_publish(struct rtune_dev *dev, struct rtune_port *port,
+		   struct rtune_dp_params *next)
 {
-	struct rt_dp_params *prev;
-	struct rt_dp *dp;
-	struct rt_qp *qp;
+	struct rtune_dp_params *prev;
+	struct rtune_dp *dp;
+	struct rtune_qp *qp;
 	unsigned int bkt;
 	u64 now;
 
 	lockdep_assert_held(&port->lock);
-	mutex_lock(&rt_dp_mutex);
+	mutex_lock(&rtune_dp_mutex);
 	dp = dev->dp;
 	if (WARN_ON_ONCE(!dp || dp->port != port)) {
-		mutex_unlock(&rt_dp_mutex);
-		rt_obj_free(RT_OBJ_DP_PARAMS, next);
+		mutex_unlock(&rtune_dp_mutex);
+		rtune_obj_free(RTUNE_OBJ_DP_PARAMS, next);
 		return;
 	}
 	prev = rcu_replace_pointer(dp->params, next,
-				   lockdep_is_held(&rt_dp_mutex));
-	now = rt_now_us();
+				   lockdep_is_held(&rtune_dp_mutex));
+	now = rtune_now_us();
 	rcu_read_lock();
-	hash_for_each_rcu(rt_qp_hash, bkt, qp, node) {
+	hash_for_each_rcu(rtune_qp_hash, bkt, qp, node) {
 		if (qp->dp != dp)
 			continue;
 		spin_lock_bh(&qp->lock);
@@ -474,35 +474,35 @@ void rt_dp_publish(struct rt_dev *dev, struct rt_port *port,
 		spin_unlock_bh(&qp->lock);
 	}
 	rcu_read_unlock();
-	mutex_unlock(&rt_dp_mutex);
-	call_rcu(&prev->rcu, rt_dp_params_free_rcu);
+	mutex_unlock(&rtune_dp_mutex);
+	call_rcu(&prev->rcu, rtune_dp_params_free_rcu);
 }
 
 /* Tunables and per-QP reads from configfs (process context). */
 
-static const char *const rt_qp_state_names[] = {
-	[RT_QP_NEW] = "new",
-	[RT_QP_LIVE] = "live",
-	[RT_QP_UNSUPPORTED] = "unsupported",
+static const char *const rtune_qp_state_names[] = {
+	[RTUNE_QP_NEW] = "new",
+	[RTUNE_QP_LIVE] = "live",
+	[RTUNE_QP_UNSUPPORTED] = "unsupported",
 };
 
-struct rt_qp_snap {
+struct rtune_qp_snap {
 	u32 qpn, peer_qpn, rate_kbps, target_kbps, alpha, rate_cap_kbps;
 	u64 increases, since_cnp_us;
 	bool cc_enable, has_cnp;
 	u8 state;
-	struct rt_qp_counters cnt;
+	struct rtune_qp_counters cnt;
 };
 
-static void rt_qp_snapshot(struct rt_qp *qp, struct rt_qp_snap *s)
+static void rtune_qp_snapshot(struct rtune_qp *qp, struct rtune_qp_snap *s)
 {
-	const struct rt_dp_params *p = rcu_dereference(qp->dp->params);
+	const struct rtune_dp_params *p = rcu_dereference(qp->dp->params);
 	u64 now_ns = ktime_get_ns();
 
 	s->qpn = qp->qpn;
-	/* Pairs with rt_qp_learn(): peer fields are valid once LIVE. */
+	/* Pairs with rtune_qp_learn(): peer fields are valid once LIVE. */
 	s->state = smp_load_acquire(&qp->state);
-	s->peer_qpn = s->state == RT_QP_LIVE ? qp->peer_qpn : 0;
+	s->peer_qpn = s->state == RTUNE_QP_LIVE ? qp->peer_qpn : 0;
 	spin_lock_bh(&qp->lock);
 	dcqcn_rp_advance(&qp->rp, &p->dc, div_u64(now_ns, NSEC_PER_USEC));
 	s->rate_kbps = dcqcn_rp_rate_kbps(&qp->rp);
@@ -519,19 +519,19 @@ static void rt_qp_snapshot(struct rt_qp *qp, struct rt_qp_snap *s)
 		div_u64(now_ns - s->cnt.last_cnp_ns, NSEC_PER_USEC) : 0;
 }
 
-#define RT_QP_LINE_HEADER \
+#define RTUNE_QP_LINE_HEADER \
 	"qpn peer_qpn state rate_kbps target_kbps alpha_1024ths cnp_sent cnp_rcvd cnp_rejected ce_rcvd paced_pkts paced_bytes rate_cuts rate_increases since_last_cnp_us cc_enable rate_cap_kbps\n"
 /* Longest line: 17 fields of at most 20 digits and a separator. */
-#define RT_QP_LINE_MAX	(17 * 21 + 1)
+#define RTUNE_QP_LINE_MAX	(17 * 21 + 1)
 
 /* Format @qp (caller holds RCU) as one line, or as "name value" lines. */
-ssize_t rt_qp_format(struct rt_qp *qp, char *buf, size_t len, bool line)
+ssize_t rtune_qp_format(struct rtune_qp *qp, char *buf, size_t len, bool line)
 {
-	struct rt_qp_snap s;
+	struct rtune_qp_snap s;
 	char since[24];
 	u32 alpha;
 
-	rt_qp_snapshot(qp, &s);
+	rtune_qp_snapshot(qp, &s);
 	alpha = (u32)(((u64)s.alpha * 1024) >> DCQCN_ALPHA_SHIFT);
 	if (s.has_cnp)
 		snprintf(since, sizeof(since), "%llu", s.since_cnp_us);
@@ -540,7 +540,7 @@ ssize_t rt_qp_format(struct rt_qp *qp, char *buf, size_t len, bool line)
 	if (line)
 		return scnprintf(buf, len,
 				 "%u %u %s %u %u %u %llu %llu %llu %llu %llu %llu %llu %llu %s %u %u\n",
-				 s.qpn, s.peer_qpn, rt_qp_state_names[s.state],
+				 s.qpn, s.peer_qpn, rtune_qp_state_names[s.state],
 				 s.rate_kbps, s.target_kbps, alpha,
 				 s.cnt.cnp_sent, s.cnt.cnp_rcvd,
 				 s.cnt.cnp_rejected, s.cnt.ce_rcvd,
@@ -549,7 +549,7 @@ ssize_t rt_qp_format(struct rt_qp *qp, char *buf, size_t len, bool line)
 				 s.cc_enable, s.rate_cap_kbps);
 	return scnprintf(buf, len,
 			 "qpn %u\npeer_qpn %u\nstate %s\nrate_kbps %u\ntarget_kbps %u\nalpha_1024ths %u\ncnp_sent %llu\ncnp_rcvd %llu\ncnp_rejected %llu\nce_rcvd %llu\npaced_pkts %llu\npaced_bytes %llu\nrate_cuts %llu\nrate_increases %llu\nsince_last_cnp_us %s\ncc_enable %u\nrate_cap_kbps %u\n",
-			 s.qpn, s.peer_qpn, rt_qp_state_names[s.state],
+			 s.qpn, s.peer_qpn, rtune_qp_state_names[s.state],
 			 s.rate_kbps, s.target_kbps, alpha,
 			 s.cnt.cnp_sent, s.cnt.cnp_rcvd, s.cnt.cnp_rejected,
 			 s.cnt.ce_rcvd, s.cnt.paced_pkts, s.cnt.paced_bytes,
@@ -563,29 +563,29 @@ ssize_t rt_qp_format(struct rt_qp *qp, char *buf, size_t len, bool line)
  * fit in @len, so QPs that appeared since are left out, never cut in
  * half, and return the length written. See qp_stats.c for the reader.
  */
-ssize_t rt_qp_stats_format(struct rt_dp *dp, char *buf, size_t len)
+ssize_t rtune_qp_stats_format(struct rtune_dp *dp, char *buf, size_t len)
 {
-	char line[RT_QP_LINE_MAX];
-	struct rt_qp *qp;
+	char line[RTUNE_QP_LINE_MAX];
+	struct rtune_qp *qp;
 	unsigned int bkt;
 	size_t n;
 
 	if (!buf) {
-		spin_lock_bh(&rt_qp_lock);
-		n = (size_t)(dp->nqps + 16) * RT_QP_LINE_MAX;
-		spin_unlock_bh(&rt_qp_lock);
-		return n + sizeof(RT_QP_LINE_HEADER);
+		spin_lock_bh(&rtune_qp_lock);
+		n = (size_t)(dp->nqps + 16) * RTUNE_QP_LINE_MAX;
+		spin_unlock_bh(&rtune_qp_lock);
+		return n + sizeof(RTUNE_QP_LINE_HEADER);
 	}
-	n = strscpy(buf, RT_QP_LINE_HEADER, len);
+	n = strscpy(buf, RTUNE_QP_LINE_HEADER, len);
 	if ((ssize_t)n < 0)
 		return 0;
 	rcu_read_lock();
-	hash_for_each_rcu(rt_qp_hash, bkt, qp, node) {
+	hash_for_each_rcu(rtune_qp_hash, bkt, qp, node) {
 		ssize_t l;
 
 		if (qp->dp != dp)
 			continue;
-		l = rt_qp_format(qp, line, sizeof(line), true);
+		l = rtune_qp_format(qp, line, sizeof(line), true);
 		if (n + l > len)
 			break;
 		memcpy(buf + n, line, l);
@@ -595,14 +595,14 @@ ssize_t rt_qp_stats_format(struct rt_dp *dp, char *buf, size_t len)
 	return n;
 }
 
-ssize_t rt_qp_ctl_show(struct rt_dp *dp, char *page)
+ssize_t rtune_qp_ctl_show(struct rtune_dp *dp, char *page)
 {
-	struct rt_qp *qp;
+	struct rtune_qp *qp;
 	unsigned int bkt;
 	ssize_t n = 0;
 
 	rcu_read_lock();
-	hash_for_each_rcu(rt_qp_hash, bkt, qp, node) {
+	hash_for_each_rcu(rtune_qp_hash, bkt, qp, node) {
 		bool en;
 		u32 cap;
 
@@ -625,10 +625,10 @@ ssize_t rt_qp_ctl_show(struct rt_dp *dp, char *page)
  * "QPN cc_enable=0|1" or "QPN rate_cap_kbps=N" (0 = no cap). The QP must
  * exist (restrack); it is tracked from now on if it was not.
  */
-int rt_qp_ctl_store(struct rt_dp *dp, const char *buf, size_t len)
+int rtune_qp_ctl_store(struct rtune_dp *dp, const char *buf, size_t len)
 {
 	char tmp[64], *val, *sp;
-	struct rt_qp *qp;
+	struct rtune_qp *qp;
 	u32 qpn, v;
 	int err;
 
@@ -642,21 +642,21 @@ int rt_qp_ctl_store(struct rt_dp *dp, const char *buf, size_t len)
 		return -EINVAL;
 	*sp++ = '\0';
 	*val++ = '\0';
-	if (rt_parse_u32(tmp, strlen(tmp), &qpn) || qpn > 0xffffff ||
-	    rt_parse_u32(val, strlen(val), &v))
+	if (rtune_parse_u32(tmp, strlen(tmp), &qpn) || qpn > 0xffffff ||
+	    rtune_parse_u32(val, strlen(val), &v))
 		return -EINVAL;
 	if (strcmp(sp, "cc_enable") && strcmp(sp, "rate_cap_kbps"))
 		return -EINVAL;
 	if (!strcmp(sp, "cc_enable") && v > 1)
 		return -EINVAL;
-	if (!rt_qp_known(dp, qpn))
+	if (!rtune_qp_known(dp, qpn))
 		return -ENOENT;
 
 	rcu_read_lock();
-	qp = rt_qp_lookup(dp, qpn);
+	qp = rtune_qp_lookup(dp, qpn);
 	if (!qp) {
 		local_bh_disable();
-		qp = rt_qp_create(dp, qpn, GFP_ATOMIC);
+		qp = rtune_qp_create(dp, qpn, GFP_ATOMIC);
 		local_bh_enable();
 	}
 	err = qp ? 0 : -ENOSPC;

@@ -17,7 +17,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP" || exit 1
 LAB=selftests/lab/lab-run
-OUT=${RT_TEST_OUT:-$TOP/build/tests}
+OUT=${RTUNE_TEST_OUT:-$TOP/build/tests}
 
 # The in-guest suites: "HOSTS TIMEOUT SCRIPT [ARGS]". A suite with two
 # hosts runs the same script on both (it branches on LAB_HOST).

@@ -23,7 +23,7 @@
 #   Environment: INCAST_SECS (per run, default 15), COST_REPS (default 5;
 #                0 skips the hook cost), COST_SECS (default 4), BN_MBIT
 #                (default 8), INCAST_NS (default "1 4 16"), ROCE_MTU
-#                (perftest's path MTU, default 256), RT_EXTRA (lab preset
+#                (perftest's path MTU, default 256), RTUNE_EXTRA (lab preset
 #                overrides, "name=value ..."), INCAST_RESULTS (where the
 #                table goes, default bench/incast/results.txt).
 #
@@ -55,7 +55,7 @@ if [[ -z ${LAB_HOST:-} ]]; then
 		--env INCAST_SECS="${INCAST_SECS:-15}" --env COST_REPS="${COST_REPS:-5}" \
 		--env COST_SECS="${COST_SECS:-4}" --env BN_MBIT="${BN_MBIT:-8}" \
 		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env ROCE_MTU="${ROCE_MTU:-256}" \
-		--env RT_EXTRA="${RT_EXTRA:-}" "$@" \
+		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" "$@" \
 		--script "1,2=$here/run.sh"
 	rc=$?
 	echo "# lab output: $out/run" >&2
@@ -92,7 +92,7 @@ hwsum() { local s=0 c; for c in duplicate_request out_of_seq_request rcvd_seq_er
 load() {
 	insmod "$KMOD" || return 1
 	for _ in $(seq 100); do [[ -d $P ]] && break; sleep 0.1; done
-	[[ ${1:-} == preset ]] && rt_lab_preset "$P"
+	[[ ${1:-} == preset ]] && rtune_lab_preset "$P"
 	return 0
 }
 unload() { rmmod rocetune; }
@@ -136,7 +136,7 @@ if ((LAB_HOST == 2)); then
 	touch "$LAB_HOST_DIR/mr-off" "$LAB_HOST_DIR/mr-on"
 	lab_put mr "$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-off")|$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-on")"
 fi
-((LAB_HOST == 1)) && { rt_lab_bottleneck || exit 1; }
+((LAB_HOST == 1)) && { rtune_lab_bottleneck || exit 1; }
 lab_barrier bottleneck 120
 
 # 2. Incast, each N without then with rocetune.
@@ -144,12 +144,12 @@ for n in $NS; do
 	for mode in off on; do
 		name=$mode-$n
 		[[ $mode == on ]] && load preset
-		# Every run starts from an empty RED average (see rt_lab_red).
-		((LAB_HOST == 1)) && { rt_lab_red replace || exit 1; }
+		# Every run starts from an empty RED average (see rtune_lab_red).
+		((LAB_HOST == 1)) && { rtune_lab_red replace || exit 1; }
 		lab_barrier "start-$name" 120
 		h0=$(hwsum)
 		if ((LAB_HOST == 1)); then
-			d0=$(rt_lab_redstat dropped); c0=$(rt_lab_redstat marked)
+			d0=$(rtune_lab_redstat dropped); c0=$(rtune_lab_redstat marked)
 			python3 "$here/../../selftests/dcqcn/qsample.py" ifb0 red 0.05 "$LAB_HOST_DIR/q-$name" &
 			mon=$!
 			python3 "$here/flowcap.py" ifb0 $((SECS + 200)) "$LAB_HOST_DIR/flows-$name" &
@@ -173,7 +173,7 @@ for n in $NS; do
 			gput=$(lab_get 2 "bw-$name" 60)
 			read -r util jain conv flows q50 q99 qmax < <(python3 "$here/analyze.py" \
 				"$LAB_HOST_DIR/flows-$name" "$n" "$BN_MBIT" "$LAB_HOST_DIR/q-$name")
-			echo "$n $mode $util $jain $conv $flows $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(rt_lab_redstat dropped) - d0 )) $(( $(rt_lab_redstat marked) - c0 )) $(( h1 - h0 + peer )) $q50 $q99 $qmax" >>"$LAB_HOST_DIR/rows"
+			echo "$n $mode $util $jain $conv $flows $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(rtune_lab_redstat dropped) - d0 )) $(( $(rtune_lab_redstat marked) - c0 )) $(( h1 - h0 + peer )) $q50 $q99 $qmax" >>"$LAB_HOST_DIR/rows"
 		else
 			lab_put "hw2-$name" $((h1 - h0))
 			lab_put "bw-$name" "$(avg "$name")"
@@ -190,7 +190,7 @@ if ((LAB_HOST == 1)); then
 	mon_=$(printf '%s\n' $on | median)
 	{
 		echo "# rocetune incast benchmark, $(date -u +%F), kernel $(uname -r), 2 TCG guests (1 vCPU each)"
-		echo "# command: INCAST_SECS=$SECS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RT_EXTRA='${RT_EXTRA:-}' bench/incast/run.sh"
+		echo "# command: INCAST_SECS=$SECS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RTUNE_EXTRA='${RTUNE_EXTRA:-}' bench/incast/run.sh"
 		echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + RED ecn min $RED_MIN max $RED_MAX limit $RED_LIMIT B;"
 		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 17 -m $MTU --tclass=2 from host2 (root qdisc fq);"
 		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts."

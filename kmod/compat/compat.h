@@ -15,7 +15,7 @@
 
 #include "compat_generated.h"
 
-#if !RT_HAVE_IB_CLIENT_ADD_INT
+#if !RTUNE_HAVE_IB_CLIENT_ADD_INT
 #error "rocetune needs ib_client.add returning int (Linux 5.8 or later)"
 #endif
 
@@ -24,9 +24,9 @@
  * with dev_put(), or NULL.
  */
 static inline struct net_device *
-rt_compat_ib_get_netdev(struct ib_device *ibdev, u32 port)
+rtune_compat_ib_get_netdev(struct ib_device *ibdev, u32 port)
 {
-#if RT_HAVE_IB_DEVICE_GET_NETDEV
+#if RTUNE_HAVE_IB_DEVICE_GET_NETDEV
 	return ib_device_get_netdev(ibdev, port);
 #else
 	struct net_device *ndev;
@@ -49,12 +49,12 @@ rt_compat_ib_get_netdev(struct ib_device *ibdev, u32 port)
  * Stamp @skb with an earliest departure time, @ns on the monotonic clock,
  * for fq (EDT pacing).
  */
-static inline void rt_compat_skb_set_edt(struct sk_buff *skb, u64 ns)
+static inline void rtune_compat_skb_set_edt(struct sk_buff *skb, u64 ns)
 {
 	skb->tstamp = ns_to_ktime(ns);
-#if RT_HAVE_SKB_MONO_DELIVERY_TIME
+#if RTUNE_HAVE_SKB_MONO_DELIVERY_TIME
 	skb->mono_delivery_time = 1;
-#elif RT_HAVE_SKB_TSTAMP_TYPE
+#elif RTUNE_HAVE_SKB_TSTAMP_TYPE
 	skb->tstamp_type = SKB_CLOCK_MONOTONIC;
 #else
 #error "rocetune: no way to mark skb->tstamp as a monotonic departure time"

@@ -33,15 +33,15 @@ static inline u64 min_u64(u64 a, u64 b)
 	return a < b ? a : b;
 }
 
-int dcqcn_params_from_set(const struct rt_param_set *set, u32 line_rate_mbps,
+int dcqcn_params_from_set(const struct rtune_param_set *set, u32 line_rate_mbps,
 			  struct dcqcn_params *p)
 {
 	const u32 *v = set->v;
-	u32 cap = rt_param_descs[RT_P_RP_MAX_RATE_KBPS].max;
+	u32 cap = rtune_param_descs[RTUNE_P_RP_MAX_RATE_KBPS].max;
 	u32 max_kbps, min_kbps, first_kbps;
 	char why[96];
 
-	if (rt_params_validate(set, why, sizeof(why)))
+	if (rtune_params_validate(set, why, sizeof(why)))
 		return -EINVAL;
 
 	/*
@@ -51,13 +51,13 @@ int dcqcn_params_from_set(const struct rt_param_set *set, u32 line_rate_mbps,
 	max_kbps = cap;
 	if (line_rate_mbps && (u64)line_rate_mbps * 1000u < cap)
 		max_kbps = line_rate_mbps * 1000u;
-	if (v[RT_P_RP_MAX_RATE_KBPS] && v[RT_P_RP_MAX_RATE_KBPS] < max_kbps)
-		max_kbps = v[RT_P_RP_MAX_RATE_KBPS];
+	if (v[RTUNE_P_RP_MAX_RATE_KBPS] && v[RTUNE_P_RP_MAX_RATE_KBPS] < max_kbps)
+		max_kbps = v[RTUNE_P_RP_MAX_RATE_KBPS];
 	/* A floor above a slow link's line rate becomes the line rate. */
-	min_kbps = v[RT_P_RP_MIN_RATE_KBPS];
+	min_kbps = v[RTUNE_P_RP_MIN_RATE_KBPS];
 	if (min_kbps > max_kbps)
 		min_kbps = max_kbps;
-	first_kbps = v[RT_P_RP_RATE_ON_FIRST_CNP_KBPS];
+	first_kbps = v[RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS];
 	if (first_kbps > max_kbps)
 		first_kbps = max_kbps;
 	if (first_kbps && first_kbps < min_kbps)
@@ -66,21 +66,21 @@ int dcqcn_params_from_set(const struct rt_param_set *set, u32 line_rate_mbps,
 	p->max_rate_kbps = max_kbps;
 	p->min_rate_kbps = min_kbps;
 	p->first_cnp_rate_kbps = first_kbps;
-	p->g = v[RT_P_RP_ALPHA_GAIN_1024THS];
-	p->alpha_init = v[RT_P_RP_INITIAL_ALPHA_1024THS] <<
+	p->g = v[RTUNE_P_RP_ALPHA_GAIN_1024THS];
+	p->alpha_init = v[RTUNE_P_RP_INITIAL_ALPHA_1024THS] <<
 			(DCQCN_ALPHA_SHIFT - DCQCN_G_SHIFT);
-	p->alpha_period_us = v[RT_P_RP_ALPHA_UPDATE_PERIOD_US];
-	p->cut_shift = v[RT_P_RP_RATE_CUT_SHIFT];
-	p->min_factor_pct = v[RT_P_RP_MIN_RATE_FACTOR_PCT];
-	p->reduce_period_us = v[RT_P_RP_RATE_REDUCE_PERIOD_US];
-	p->timer_us = v[RT_P_RP_RATE_INCREASE_TIMER_US];
-	p->byte_counter = v[RT_P_RP_BYTE_COUNTER_BYTES];
-	p->fast_recovery = v[RT_P_RP_FAST_RECOVERY_STAGES];
-	p->ai_kbps = v[RT_P_RP_ADDITIVE_INCREASE_KBPS];
-	p->hai_kbps = v[RT_P_RP_HYPER_INCREASE_KBPS];
-	p->np_interval_us = v[RT_P_NP_MIN_CNP_INTERVAL_US];
-	p->clamp_target = v[RT_P_RP_CLAMP_TARGET_RATE] != 0;
-	p->clamp_after_timer = v[RT_P_RP_CLAMP_TARGET_AFTER_TIMER] != 0;
+	p->alpha_period_us = v[RTUNE_P_RP_ALPHA_UPDATE_PERIOD_US];
+	p->cut_shift = v[RTUNE_P_RP_RATE_CUT_SHIFT];
+	p->min_factor_pct = v[RTUNE_P_RP_MIN_RATE_FACTOR_PCT];
+	p->reduce_period_us = v[RTUNE_P_RP_RATE_REDUCE_PERIOD_US];
+	p->timer_us = v[RTUNE_P_RP_RATE_INCREASE_TIMER_US];
+	p->byte_counter = v[RTUNE_P_RP_BYTE_COUNTER_BYTES];
+	p->fast_recovery = v[RTUNE_P_RP_FAST_RECOVERY_STAGES];
+	p->ai_kbps = v[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS];
+	p->hai_kbps = v[RTUNE_P_RP_HYPER_INCREASE_KBPS];
+	p->np_interval_us = v[RTUNE_P_NP_MIN_CNP_INTERVAL_US];
+	p->clamp_target = v[RTUNE_P_RP_CLAMP_TARGET_RATE] != 0;
+	p->clamp_after_timer = v[RTUNE_P_RP_CLAMP_TARGET_AFTER_TIMER] != 0;
 	return 0;
 }
 

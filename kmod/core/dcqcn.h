@@ -20,12 +20,12 @@
 #ifndef _ROCETUNE_DCQCN_H
 #define _ROCETUNE_DCQCN_H
 
-#include "rt_types.h"
-#include "rt_params.h"
+#include "types.h"
+#include "params.h"
 
 #define DCQCN_ALPHA_SHIFT	20
 #define DCQCN_ALPHA_ONE		(1u << DCQCN_ALPHA_SHIFT)
-/* rt_params gives g and the initial alpha in 1/1024: Q10 -> Q20. */
+/* rtune_params gives g and the initial alpha in 1/1024: Q10 -> Q20. */
 #define DCQCN_G_SHIFT		10
 
 /* "No event pending": later than any time. */
@@ -102,12 +102,12 @@ struct dcqcn_np {
 };
 
 /*
- * Derive core parameters from a whole rt_param_set for a port whose line
+ * Derive core parameters from a whole rtune_param_set for a port whose line
  * rate is @line_rate_mbps (0 = unknown: rp_max_rate_kbps or, if that is 0
- * too, the largest rate rt_params accepts). Returns 0, or -EINVAL if the
- * set fails rt_params_validate().
+ * too, the largest rate rtune_params accepts). Returns 0, or -EINVAL if the
+ * set fails rtune_params_validate().
  */
-int dcqcn_params_from_set(const struct rt_param_set *set, u32 line_rate_mbps,
+int dcqcn_params_from_set(const struct rtune_param_set *set, u32 line_rate_mbps,
 			  struct dcqcn_params *p);
 
 /* Start a flow at @now_us: RC = RT = max rate, alpha = initial alpha. */

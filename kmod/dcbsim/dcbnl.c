@@ -343,7 +343,7 @@ static bool dcbsim_app_selector_valid(u8 selector)
 	case IEEE_8021QAZ_APP_SEL_DSCP:
 		return true;
 	case DCBSIM_APP_SEL_PCP:
-		return RT_HAVE_DCB_APP_SEL_PCP;
+		return RTUNE_HAVE_DCB_APP_SEL_PCP;
 	}
 	return false;
 }
@@ -416,7 +416,7 @@ static int dcbsim_ieee_delapp(struct net_device *dev, struct dcb_app *app)
 
 /* APP trust: the ops exist in struct dcbnl_rtnl_ops from Linux 6.2. */
 
-#if RT_HAVE_DCBNL_APPTRUST
+#if RTUNE_HAVE_DCBNL_APPTRUST
 static int dcbsim_apptrust_check(struct net_device *dev, const u8 *selectors,
 				 int nselectors)
 {
@@ -480,7 +480,7 @@ static int dcbsim_setapptrust(struct net_device *dev, u8 *selectors,
 		dcbsim_fault_changed(&priv->fault, DCBSIM_KIND_APPTRUST);
 	return 0;
 }
-#endif /* RT_HAVE_DCBNL_APPTRUST */
+#endif /* RTUNE_HAVE_DCBNL_APPTRUST */
 
 /* DCBX mode: only host-managed IEEE (optionally static) is supported. */
 
@@ -543,7 +543,7 @@ const struct dcbnl_rtnl_ops dcbsim_dcbnl_ops = {
 	.setdcbx		= dcbsim_setdcbx,
 	.dcbnl_getbuffer	= dcbsim_getbuffer,
 	.dcbnl_setbuffer	= dcbsim_setbuffer,
-#if RT_HAVE_DCBNL_APPTRUST
+#if RTUNE_HAVE_DCBNL_APPTRUST
 	.dcbnl_setapptrust	= dcbsim_setapptrust,
 	.dcbnl_getapptrust	= dcbsim_getapptrust,
 #endif

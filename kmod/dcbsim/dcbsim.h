@@ -18,7 +18,7 @@
 #include <linux/types.h>
 
 /*
- * Generated at build time by kmod/compat/conftest.sh: RT_HAVE_* defined
+ * Generated at build time by kmod/compat/conftest.sh: RTUNE_HAVE_* defined
  * to 0 or 1, for "#if" and plain C conditions alike.
  */
 #include "compat_generated.h"

@@ -189,9 +189,9 @@ DEFINE_SHOW_ATTRIBUTE(dcbsim_name);
 
 static int dcbsim_features_show(struct seq_file *m, void *v)
 {
-	if (RT_HAVE_DCBNL_APPTRUST)
+	if (RTUNE_HAVE_DCBNL_APPTRUST)
 		seq_puts(m, "apptrust\n");
-	if (RT_HAVE_DCB_APP_SEL_PCP)
+	if (RTUNE_HAVE_DCB_APP_SEL_PCP)
 		seq_puts(m, "app_sel_pcp\n");
 	return 0;
 }

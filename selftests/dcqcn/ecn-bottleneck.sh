@@ -27,7 +27,7 @@
 # Run on the host:   selftests/dcqcn/ecn-bottleneck.sh [lab-run options]
 # Environment: DCQCN_SECS (traffic per phase, default 12); for
 # experiments DCQCN_MTU (256), DCQCN_RED_LIMIT (100000), DCQCN_TIMEOUT
-# (perftest -u, 17) and RT_EXTRA (lab-preset.sh).
+# (perftest -u, 17) and RTUNE_EXTRA (lab-preset.sh).
 
 # shellcheck disable=SC2154 # LAB_* come from /run/lab/env
 set -uo pipefail
@@ -78,7 +78,7 @@ qpsum() {
 dp() { awk -v k="$1" '$1==k {print $2}' "$P/dp_counters"; }
 
 if ((LAB_HOST == 1)); then
-	rt_lab_bottleneck || tap_bail "bottleneck setup"
+	rtune_lab_bottleneck || tap_bail "bottleneck setup"
 	# fq here too: with rp_max_rate_kbps set, the ACKs' QPs are paced.
 	tc qdisc replace dev eth0 root fq || tap_bail "fq"
 	tap_pass "receiver bottleneck: ifb0 htb ${BN_MBIT}mbit + red ecn"
@@ -154,8 +154,8 @@ gbps() { awk '$1==65536 {print $4}' "$LAB_HOST_DIR/$1.log" | tail -1; }
 snapshot() {
 	echo "$(hw duplicate_request) $(hw out_of_seq_request) $(hw rcvd_seq_err)" \
 		"$(hw completer_retry_err)" \
-		"$( ((LAB_HOST == 1)) && rt_lab_redstat dropped || echo 0)" \
-		"$( ((LAB_HOST == 1)) && rt_lab_redstat marked || echo 0)" >"$LAB_HOST_DIR/snap.$1"
+		"$( ((LAB_HOST == 1)) && rtune_lab_redstat dropped || echo 0)" \
+		"$( ((LAB_HOST == 1)) && rtune_lab_redstat marked || echo 0)" >"$LAB_HOST_DIR/snap.$1"
 }
 # delta A B FIELD...: the sum of FIELDs (1-6) from snapshot A to B.
 delta() {
@@ -207,16 +207,16 @@ lab_barrier baseline-done 180 || tap_bail "peer lost in baseline"
 # Phase 2: rocetune on both hosts, parameters scaled to a the lab (lab-preset.sh).
 insmod "$KMOD" || tap_bail "insmod rocetune.ko"
 for _ in $(seq 100); do [[ -d $P ]] && break; sleep 0.1; done
-if rt_lab_preset "$P"; then
+if rtune_lab_preset "$P"; then
 	tap_pass "rocetune loaded, lab DCQCN preset committed"
 else
 	tap_fail "commit of the lab preset"
 fi
 tap_diag "pacing: $(cat "$P/pacing")"
 lab_barrier loaded 120 || tap_bail "peer did not load rocetune"
-# A fresh RED average, as the baseline had (see rt_lab_red).
+# A fresh RED average, as the baseline had (see rtune_lab_red).
 if ((LAB_HOST == 1)); then
-	rt_lab_red replace || tap_bail "RED reset"
+	rtune_lab_red replace || tap_bail "RED reset"
 fi
 
 snapshot d0
@@ -393,9 +393,9 @@ if ((LAB_HOST == 2)); then
 fi
 lab_barrier pacing-done 180 || true
 
-rt_dmesg_bad() { dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|refcount_t|use-after-free'; }
+rtune_dmesg_bad() { dmesg | grep -E 'BUG:|WARNING:|Oops|general protection|refcount_t|use-after-free'; }
 dmesg | grep rocetune | tail -5 | while read -r l; do tap_diag "dmesg: $l"; done
 if rmmod rocetune; then tap_pass "rmmod rocetune"; else tap_fail "rmmod rocetune"; fi
-if bad=$(rt_dmesg_bad); then tap_fail "kernel log clean" "$bad"; else tap_pass "kernel log clean"; fi
+if bad=$(rtune_dmesg_bad); then tap_fail "kernel log clean" "$bad"; else tap_pass "kernel log clean"; fi
 rdma link delete rxe0 || true
 tap_done

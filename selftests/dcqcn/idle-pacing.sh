@@ -30,14 +30,14 @@ PORT=18515
 SECS=40
 
 tap_header
-rt_require
+rtune_require
 command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 modprobe sch_fq
 rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
 gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
 lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
 tc qdisc replace dev eth0 root fq || tap_bail "fq"
-tap_ok "insmod rocetune.ko (defaults)" rt_load
+tap_ok "insmod rocetune.ko (defaults)" rtune_load
 wait_for test -d "$P" || tap_bail "no configfs tree"
 lab_barrier up 120 || tap_bail "peer not up"
 
@@ -53,7 +53,7 @@ if ((LAB_HOST == 1)); then
 	lab_get 2 finished $((SECS + 120)) >/dev/null
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	tap_ok "rmmod rocetune" rt_unload
+	tap_ok "rmmod rocetune" rtune_unload
 	tap_ok "kernel log clean" kernel_log_clean
 	tap_done
 fi
@@ -107,6 +107,6 @@ tap_ok "a commit ends the idle path: QP within 10% of 7 Mbit/s ($m)" within "$m"
 lab_put finished 1
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
-tap_ok "rmmod rocetune" rt_unload
+tap_ok "rmmod rocetune" rtune_unload
 tap_ok "kernel log clean" kernel_log_clean
 tap_done

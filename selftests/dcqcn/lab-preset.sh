@@ -21,7 +21,7 @@ RED_BURST=45
 
 # name=value, written to cc/staged/ then committed. Why each value:
 # Documentation/datapath.rst, "A preset for the QEMU lab".
-RT_LAB_PRESET=(
+RTUNE_LAB_PRESET=(
 	rp_max_rate_kbps=20000
 	rp_min_rate_kbps=125
 	rp_rate_on_first_cnp_kbps=0
@@ -38,11 +38,11 @@ RT_LAB_PRESET=(
 	rp_hyper_increase_kbps=250
 	np_min_cnp_interval_us=20000
 )
-# Experiments: RT_EXTRA="name=value ..." is staged after the preset.
+# Experiments: RTUNE_EXTRA="name=value ..." is staged after the preset.
 # shellcheck disable=SC2206 # name=value words
-RT_LAB_PRESET+=(${RT_EXTRA:-})
+RTUNE_LAB_PRESET+=(${RTUNE_EXTRA:-})
 
-# rt_lab_bottleneck: ifb0 behind eth0's ingress, HTB $BN_MBIT. RoCEv2 (UDP
+# rtune_lab_bottleneck: ifb0 behind eth0's ingress, HTB $BN_MBIT. RoCEv2 (UDP
 # 4791) has its own class with RED ecn, as it has its own queue in a
 # switch; everything else (ARP, perftest's TCP exchange) shares the rate
 # through a plain FIFO. In one RED queue those non-ECT packets are dropped
@@ -50,7 +50,7 @@ RT_LAB_PRESET+=(${RT_EXTRA:-})
 # stops dequeueing an empty class), so its average stays as the last
 # burst left it: ARP and SYNs were then dropped for minutes after a
 # congested transfer, and the next perftest could not connect.
-rt_lab_bottleneck() {
+rtune_lab_bottleneck() {
 	ip link add ifb0 type ifb && ip link set ifb0 up &&
 	tc qdisc add dev eth0 handle ffff: ingress &&
 	tc filter add dev eth0 parent ffff: matchall action mirred egress redirect dev ifb0 &&
@@ -66,34 +66,34 @@ rt_lab_bottleneck() {
 		match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:10 &&
 	tc filter add dev ifb0 parent 1: protocol ipv6 prio 2 u32 \
 		match ip6 protocol 17 0xff match ip6 dport 4791 0xffff flowid 1:10 &&
-	rt_lab_red add
+	rtune_lab_red add
 }
 
-# rt_lab_red add|replace: the RoCE class's RED ecn. "replace" starts a
+# rtune_lab_red add|replace: the RoCE class's RED ecn. "replace" starts a
 # measurement afresh: a new RED has an empty average.
-rt_lab_red() {
+rtune_lab_red() {
 	tc qdisc "$1" dev ifb0 parent 1:10 handle 10: red limit $RED_LIMIT min $RED_MIN \
 		max $RED_MAX avpkt 1100 burst $RED_BURST probability 0.2 bandwidth "${BN_MBIT}mbit" ecn
 }
 
-# rt_lab_redstat KEY: a number from the RoCE class's RED statistics on
+# rtune_lab_redstat KEY: a number from the RoCE class's RED statistics on
 # ifb0 (dropped, marked, backlog; "K" suffixes expanded).
-rt_lab_redstat() {
+rtune_lab_redstat() {
 	tc -s qdisc show dev ifb0 | awk -v k="$1" '/^qdisc red/ {r=1} r {for (i=1;i<=NF;i++) {t=$i; sub(/^\(/,"",t); if (t==k) {v=$(i+1); gsub(/[,b)]/,"",v); if (v ~ /K$/) {sub(/K$/,"",v); v*=1000} print v+0; exit}}}'
 }
 
-# rt_lab_preset PORTDIR: stage the lab preset on PORTDIR/cc and commit.
-rt_lab_preset() {
+# rtune_lab_preset PORTDIR: stage the lab preset on PORTDIR/cc and commit.
+rtune_lab_preset() {
 	local kv
-	for kv in "${RT_LAB_PRESET[@]}"; do
+	for kv in "${RTUNE_LAB_PRESET[@]}"; do
 		printf '%s' "${kv#*=}" >"$1/cc/staged/${kv%%=*}" || return 1
 	done
 	printf 1 >"$1/cc/commit" || { cat "$1/cc/last_error" >&2; return 1; }
 }
 
-# rt_lab_dump IBDEV: the state a stalled transfer leaves behind, as TAP
+# rtune_lab_dump IBDEV: the state a stalled transfer leaves behind, as TAP
 # diagnostics: QPs, rxe's counters, the qdiscs and where perftest sleeps.
-rt_lab_dump() {
+rtune_lab_dump() {
 	local c p
 	{
 		echo "QPs:"; rdma res show qp link "$1/1" 2>&1

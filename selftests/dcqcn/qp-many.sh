@@ -27,13 +27,13 @@ N=${QP_MANY:-2000}
 PORT=18515
 
 tap_header
-rt_require
+rtune_require
 command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 modprobe sch_fq
 rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
 gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
 lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
-rt_load || tap_bail "insmod rocetune.ko"
+rtune_load || tap_bail "insmod rocetune.ko"
 wait_for test -d "$P" || tap_bail "no $P"
 tap_pass "rocetune loaded"
 ((LAB_HOST == 2)) && tc qdisc replace dev eth0 root fq
@@ -103,7 +103,7 @@ lab_barrier read-done 300 || tap_diag "peer did not finish reading"
 kill $pid 2>/dev/null
 wait $pid 2>/dev/null
 rdma link delete rxe0
-tap_ok "objects back to zero after device deletion" rt_objects_zero
-tap_ok "rmmod rocetune" rt_unload
+tap_ok "objects back to zero after device deletion" rtune_objects_zero
+tap_ok "rmmod rocetune" rtune_unload
 tap_ok "kernel log clean" kernel_log_clean
 tap_done

@@ -32,19 +32,19 @@ PORT=18515
 SECS=20
 
 tap_header
-rt_require
+rtune_require
 command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 modprobe sch_fq; modprobe ifb; modprobe sch_red; modprobe sch_htb
 rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
 gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
 lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
 if ((LAB_HOST == 1)); then
-	rt_lab_bottleneck || tap_bail "bottleneck"
+	rtune_lab_bottleneck || tap_bail "bottleneck"
 fi
 if true; then
 	tc qdisc replace dev eth0 root fq || tap_bail "fq"
 fi
-load() { rt_load && wait_for test -d "$P" && rt_lab_preset "$P"; }
+load() { rtune_load && wait_for test -d "$P" && rtune_lab_preset "$P"; }
 tap_ok "insmod rocetune.ko, lab preset" load
 lab_barrier up 120 || tap_bail "peer not up"
 
@@ -115,7 +115,7 @@ tap_diag "round 1: live QPs $(awk 'NR>1 && $3=="live"' "$P/qp_stats" | wc -l), C
 tap_eq "CNPs flow before the rmmod" 1 "$(( $(cnps) > 0 ))"
 sleep 2
 tap_ok "rmmod under traffic succeeds (or is refused cleanly, then succeeds)" unload
-tap_eq "module gone" 0 "$(rt_loaded && echo 1 || echo 0)"
+tap_eq "module gone" 0 "$(rtune_loaded && echo 1 || echo 0)"
 tap_ok "kernel log clean after rmmod under traffic" kernel_log_clean
 finish r1
 prc=$?
@@ -133,13 +133,13 @@ for _ in $(seq 200); do (( $(cnps) > 0 )) && break; sleep 0.2; done
 tap_diag "round 2: live QPs $(awk 'NR>1 && $3=="live"' "$P/qp_stats" | wc -l), CNPs $(cnps)"
 n=$(cnps)
 tap_eq "module loaded under traffic picks up the running QPs (CNPs flow)" 1 "$((n > 0))"
-((n > 0)) || rt_lab_dump rxe0
+((n > 0)) || rtune_lab_dump rxe0
 finish r2
 prc=$?
 tap_eq "round 2 transfer completed" 0 "$prc"
 lab_barrier r2-done 200 || tap_bail "peer lost in round 2"
 tap_ok "rdma link delete rxe0" rdma link delete rxe0
-tap_ok "objects back to zero after device deletion" rt_objects_zero
-tap_ok "rmmod rocetune" rt_unload
+tap_ok "objects back to zero after device deletion" rtune_objects_zero
+tap_ok "rmmod rocetune" rtune_unload
 tap_ok "kernel log clean" kernel_log_clean
 tap_done

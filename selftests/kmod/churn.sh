@@ -9,14 +9,14 @@
 
 . "$(dirname "$0")/lib.sh"
 
-rt_require
-ND=$(rt_netdev)
+rtune_require
+ND=$(rtune_netdev)
 [ -n "$ND" ] || tap_skip_all "no netdev that is up"
-rt_loaded && rt_unload
+rtune_loaded && rtune_unload
 ROUNDS=${CHURN_ROUNDS:-15}
 
 tap_plan 7
-tap_ok "insmod rocetune.ko" rt_load
+tap_ok "insmod rocetune.ko" rtune_load
 
 # hammer: read every file and write staged values and commits, forever.
 hammer() {
@@ -53,7 +53,7 @@ t_churn() {
 	done
 }
 tap_ok "$ROUNDS rounds of add, rename twice, delete under load" t_churn
-tap_ok "every object freed after the churn" rt_objects_zero
+tap_ok "every object freed after the churn" rtune_objects_zero
 
 # rmmod under load: it may be refused while a file is open (EBUSY); it
 # must succeed within a few tries and leave no tree.
@@ -61,7 +61,7 @@ rdma link add rtch0 type rxe netdev "$ND"
 t_rmmod_under_load() {
 	local i
 	for i in $(seq 200); do
-		rt_unload 2>/dev/null && return 0
+		rtune_unload 2>/dev/null && return 0
 		sleep 0.05
 	done
 	return 1
@@ -74,7 +74,7 @@ wait "${pids[@]}" 2>/dev/null
 rdma link delete rtch0 2>/dev/null
 
 # The module comes back cleanly after all that.
-t_reload() { rt_load && rt_unload; }
+t_reload() { rtune_load && rtune_unload; }
 tap_ok "module loads and unloads again" t_reload
 tap_ok "kernel log has no BUG/WARNING/Oops" kernel_log_clean
 tap_done

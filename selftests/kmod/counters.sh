@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../lib/lab-guest.sh"
 
 [ -n "${LAB_HOST:-}" ] || tap_skip_all "needs the two-host lab (LAB_HOST unset)"
-rt_require
+rtune_require
 command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 
 ND=eth0
@@ -25,8 +25,8 @@ counter() { awk -v n="$1" '$1 == n { print $2; f = 1 } END { exit !f }' "$CTR"; 
 
 tap_plan 11
 
-rt_loaded && rt_unload
-tap_ok "insmod rocetune.ko" rt_load
+rtune_loaded && rtune_unload
+tap_ok "insmod rocetune.ko" rtune_load
 rdma link add $IB type rxe netdev $ND
 tap_ok "device directory appears" wait_for test -d "$RT/$IB"
 
@@ -121,6 +121,6 @@ t_qp_gone() { wait_for awk 'NR > 1 && !/^#/ { exit 1 }' "$QPS"; }
 tap_ok "the QP leaves qp_stats once perftest destroyed it" t_qp_gone
 
 rdma link delete $IB
-rt_unload
+rtune_unload
 tap_ok "kernel log has no BUG/WARNING/Oops" kernel_log_clean
 tap_done

@@ -10,7 +10,7 @@ CFS=/sys/kernel/config
 RT=$CFS/rocetune
 
 # Everything these tests do needs root and the module built for this kernel.
-rt_require() {
+rtune_require() {
 	[ "$(id -u)" -eq 0 ] || tap_skip_all "must run as root"
 	[ -f "$KMOD_DIR/rocetune.ko" ] || tap_skip_all "kmod/rocetune.ko not built (run make)"
 	modinfo -F vermagic "$KMOD_DIR/rocetune.ko" 2>/dev/null |
@@ -21,28 +21,28 @@ rt_require() {
 	modprobe rdma_rxe || tap_skip_all "rdma_rxe not available"
 }
 
-rt_load() { insmod "$KMOD_DIR/rocetune.ko"; }
-rt_unload() { rmmod rocetune; }
-rt_loaded() { [ -d /sys/module/rocetune ]; }
+rtune_load() { insmod "$KMOD_DIR/rocetune.ko"; }
+rtune_unload() { rmmod rocetune; }
+rtune_loaded() { [ -d /sys/module/rocetune ]; }
 
 # The first netdev that is up and is not lo.
-rt_netdev() {
+rtune_netdev() {
 	ip -o link show up | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2; exit }'
 }
 
-RT_OBJECTS=/sys/kernel/debug/rocetune/objects
+RTUNE_OBJECTS=/sys/kernel/debug/rocetune/objects
 
-# rt_objects_zero: every object rocetune.ko counts is freed (RCU frees
+# rtune_objects_zero: every object rocetune.ko counts is freed (RCU frees
 # complete within a grace period, so poll briefly). Prints the counts on
 # failure.
-rt_objects_zero() {
+rtune_objects_zero() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	[ -r $RT_OBJECTS ] || { echo "no $RT_OBJECTS"; return 1; }
-	wait_for awk '$2 != 0 { exit 1 }' $RT_OBJECTS && return 0
-	cat $RT_OBJECTS
+	[ -r $RTUNE_OBJECTS ] || { echo "no $RTUNE_OBJECTS"; return 1; }
+	wait_for awk '$2 != 0 { exit 1 }' $RTUNE_OBJECTS && return 0
+	cat $RTUNE_OBJECTS
 	return 1
 }
 
-# rt_write FILE VALUE: write VALUE exactly (no newline added) in one
+# rtune_write FILE VALUE: write VALUE exactly (no newline added) in one
 # write(2); returns the write's success.
-rt_write() { { printf "%s" "$2" >"$1"; } 2>/dev/null; }
+rtune_write() { { printf "%s" "$2" >"$1"; } 2>/dev/null; }

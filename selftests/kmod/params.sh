@@ -9,11 +9,11 @@
 
 . "$(dirname "$0")/lib.sh"
 
-rt_require
-ND=$(rt_netdev)
+rtune_require
+ND=$(rtune_netdev)
 [ -n "$ND" ] || tap_skip_all "no netdev that is up"
-rt_loaded && rt_unload
-rt_load || tap_bail "insmod rocetune.ko failed"
+rtune_loaded && rtune_unload
+rtune_load || tap_bail "insmod rocetune.ko failed"
 rdma link add rtp0 type rxe netdev "$ND" || tap_bail "rdma link add failed"
 wait_for test -d "$RT/rtp0" || tap_bail "device directory did not appear"
 
@@ -67,7 +67,7 @@ expect_reject() {
 
 # expect_accept FILE VALUE SHOWN: the write succeeds and reads back SHOWN.
 expect_accept() {
-	rt_write "$1" "$2" || { echo "rejected '$2'"; return 1; }
+	rtune_write "$1" "$2" || { echo "rejected '$2'"; return 1; }
 	[ "$(cat "$1")" = "$3" ] || { echo "'$2' reads back '$(cat "$1")', want '$3'"; return 1; }
 }
 
@@ -114,18 +114,18 @@ act_before=$(snapshot "$A")
 gen0=$(cat "$CC/commit")
 
 t_staging_leaves_active() {
-	rt_write "$S/rp_additive_increase_kbps" 7000 &&
-	rt_write "$S/np_cnp_dscp" 26 &&
+	rtune_write "$S/rp_additive_increase_kbps" 7000 &&
+	rtune_write "$S/np_cnp_dscp" 26 &&
 	[ "$(snapshot "$A")" = "$act_before" ]
 }
 tap_ok "staging changes nothing in active/" t_staging_leaves_active
 
 # A staged set that is valid value by value but inconsistent as a whole:
 # several good changes plus min rate above max rate.
-rt_write "$S/rp_rate_increase_timer_us" 300
-rt_write "$S/rp_fast_recovery_stages" 2
-rt_write "$S/rp_max_rate_kbps" 100000
-rt_write "$S/rp_min_rate_kbps" 200000
+rtune_write "$S/rp_rate_increase_timer_us" 300
+rtune_write "$S/rp_fast_recovery_stages" 2
+rtune_write "$S/rp_max_rate_kbps" 100000
+rtune_write "$S/rp_min_rate_kbps" 200000
 t_commit_refused() {
 	local err
 	err=$( { echo 1 >"$CC/commit"; } 2>&1 ) && { echo "commit accepted"; return 1; }
@@ -137,14 +137,14 @@ tap_eq "refused commit left the generation" "$gen0" "$(cat "$CC/commit")"
 t_last_error() { grep -q "rp_min_rate_kbps" "$CC/last_error" && grep -q rp_max_rate_kbps "$CC/last_error"; }
 tap_ok "last_error names the conflicting parameters" t_last_error
 
-rt_write "$S/rp_min_rate_kbps" 10000
+rtune_write "$S/rp_min_rate_kbps" 10000
 staged_now=$(snapshot "$S")
-tap_ok "consistent commit succeeds" rt_write "$CC/commit" 1
+tap_ok "consistent commit succeeds" rtune_write "$CC/commit" 1
 tap_eq "active/ equals the whole staged set after commit" "$staged_now" "$(snapshot "$A")"
 tap_eq "generation advanced by one" $((gen0 + 1)) "$(cat "$CC/commit")"
 tap_eq "last_error cleared by a good commit" "" "$(cat "$CC/last_error")"
-tap_notok "commit takes only '1'" rt_write "$CC/commit" 2
-tap_notok "active/ files are read-only" rt_write "$A/np_cnp_dscp" 10
+tap_notok "commit takes only '1'" rtune_write "$CC/commit" 2
+tap_notok "active/ files are read-only" rtune_write "$A/np_cnp_dscp" 10
 
 # Test-only fault injection (debugfs fail_next_commit): the next commit on
 # any port is refused with that errno before it changes anything, and the
@@ -152,13 +152,13 @@ tap_notok "active/ files are read-only" rt_write "$A/np_cnp_dscp" 10
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 FNC=/sys/kernel/debug/rocetune/fail_next_commit
 if [ -w "$FNC" ]; then
-	rt_write "$S/np_cnp_dscp" 30
-	rt_write "$S/rp_fast_recovery_stages" 3
+	rtune_write "$S/np_cnp_dscp" 30
+	rtune_write "$S/rp_fast_recovery_stages" 3
 	act_before=$(snapshot "$A") gen0=$(cat "$CC/commit")
 	staged_before=$(snapshot "$S")
 	t_injected_commit() {
 		local err
-		rt_write "$FNC" 5 || { echo "cannot arm $FNC"; return 1; }
+		rtune_write "$FNC" 5 || { echo "cannot arm $FNC"; return 1; }
 		err=$( { echo 1 >"$CC/commit"; } 2>&1 ) && { echo "commit accepted"; return 1; }
 		case $err in *"Input/output error"*) ;; *) echo "wrong error: $err"; return 1;; esac
 	}
@@ -168,9 +168,9 @@ if [ -w "$FNC" ]; then
 	tap_eq "injected failure: staged/ kept, last_error says so" \
 		"$staged_before injected failure" "$(snapshot "$S") $(cat "$CC/last_error")"
 	tap_eq "fail_next_commit is back to 0" 0 "$(cat "$FNC")"
-	tap_notok "fail_next_commit above MAX_ERRNO (4096) refused" rt_write "$FNC" 4096
+	tap_notok "fail_next_commit above MAX_ERRNO (4096) refused" rtune_write "$FNC" 4096
 	staged_now=$(snapshot "$S")
-	tap_ok "the following commit succeeds" rt_write "$CC/commit" 1
+	tap_ok "the following commit succeeds" rtune_write "$CC/commit" 1
 	tap_eq "... and applies the staged set" "$staged_now gen $((gen0 + 1))" \
 		"$(snapshot "$A") gen $(cat "$CC/commit")"
 else
@@ -186,12 +186,12 @@ fi
 
 # Presets stage a whole documented set (values from Documentation/configfs.rst).
 t_preset() {
-	rt_write "$CC/preset" connectx &&
+	rtune_write "$CC/preset" connectx &&
 	[ "$(cat "$S/rp_rate_increase_timer_us")" = 300 ] &&
 	[ "$(cat "$S/rp_fast_recovery_stages")" = 1 ] &&
 	[ "$(cat "$S/rp_byte_counter_bytes")" = 32767 ] &&
 	[ "$(cat "$S/np_min_cnp_interval_us")" = 4 ] &&
-	rt_write "$CC/preset" paper &&
+	rtune_write "$CC/preset" paper &&
 	[ "$(cat "$S/rp_alpha_gain_1024ths")" = 4 ] &&
 	[ "$(cat "$S/rp_byte_counter_bytes")" = 10000000 ] &&
 	[ "$(cat "$S/rp_hyper_increase_kbps")" = 200000 ]
@@ -204,11 +204,11 @@ t_bad_preset() {
 }
 tap_ok "unknown preset rejected, staged unchanged" t_bad_preset
 t_discard() {
-	rt_write "$CC/discard" 1 && [ "$(snapshot "$S")" = "$(snapshot "$A")" ]
+	rtune_write "$CC/discard" 1 && [ "$(snapshot "$S")" = "$(snapshot "$A")" ]
 }
 tap_ok "discard resets staged/ to active/" t_discard
 
 rdma link delete rtp0
-rt_unload
+rtune_unload
 tap_ok "kernel log has no BUG/WARNING/Oops" kernel_log_clean
 tap_done

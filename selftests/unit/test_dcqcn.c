@@ -28,8 +28,8 @@
  */
 static struct dcqcn_params mkp(const char *preset, u32 line_mbps, ...)
 {
-	const struct rt_preset *pr = rt_preset_lookup(preset, strlen(preset));
-	struct rt_param_set set;
+	const struct rtune_preset *pr = rtune_preset_lookup(preset, strlen(preset));
+	struct rtune_param_set set;
 	struct dcqcn_params p;
 	const char *kv;
 	va_list ap;
@@ -42,9 +42,9 @@ static struct dcqcn_params mkp(const char *preset, u32 line_mbps, ...)
 	va_start(ap, line_mbps);
 	while ((kv = va_arg(ap, const char *))) {
 		const char *eq = strchr(kv, '=');
-		int id = eq ? rt_param_lookup(kv, (size_t)(eq - kv)) : -1;
+		int id = eq ? rtune_param_lookup(kv, (size_t)(eq - kv)) : -1;
 
-		if (id < 0 || rt_param_parse(id, eq + 1, strlen(eq + 1), &set.v[id])) {
+		if (id < 0 || rtune_param_parse(id, eq + 1, strlen(eq + 1), &set.v[id])) {
 			printf("Bail out! bad override %s\n", kv);
 			exit(1);
 		}
@@ -74,7 +74,7 @@ static int rates(const struct dcqcn_rp *rp, u32 rc, u32 rt, const char *what)
 static void test_params(void)
 {
 	struct dcqcn_params p = mkp("paper", 40000, NULL);
-	struct rt_param_set bad = rt_preset_lookup("paper", 5)->set;
+	struct rtune_param_set bad = rtune_preset_lookup("paper", 5)->set;
 	struct dcqcn_params q;
 
 	tap_check(p.max_rate_kbps == 40000000 && p.min_rate_kbps == 1000 &&
@@ -115,10 +115,10 @@ static void test_params(void)
 	eq_u(p.max_rate_kbps, 400000000, "400 Gb/s as rp_max_rate_kbps and line rate");
 	p = mkp("paper", 4294968, NULL);
 	eq_u(p.max_rate_kbps, 1600000000, "a line rate beyond the cap is capped, not wrapped");
-	bad.v[RT_P_RP_MIN_RATE_KBPS] = 100000;
-	bad.v[RT_P_RP_MAX_RATE_KBPS] = 50000;
+	bad.v[RTUNE_P_RP_MIN_RATE_KBPS] = 100000;
+	bad.v[RTUNE_P_RP_MAX_RATE_KBPS] = 50000;
 	tap_check(dcqcn_params_from_set(&bad, 40000, &q) == -EINVAL,
-		  "a set failing rt_params_validate is rejected");
+		  "a set failing rtune_params_validate is rejected");
 }
 
 static void test_first_cnp(void)

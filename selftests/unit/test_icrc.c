@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The RoCEv2 ICRC of kmod/core/rt_icrc.c against packets whose ICRC was
+ * The RoCEv2 ICRC of kmod/core/icrc.c against packets whose ICRC was
  * computed independently:
  *  - CNPs built by a Python script that follows Scapy's compute_icrc
  *    (zlib.crc32 over 8 x 0xff + the masked headers + the rest), for IPv4
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "../lib/tap.h"
-#include "../../kmod/core/rt_icrc.h"
+#include "../../kmod/core/icrc.h"
 
 struct vec {
 	const char *name;
@@ -69,32 +69,32 @@ int main(void)
 		unsigned char wire[4];
 		int ok = 1;
 
-		tap_check(rt_icrc_valid(pkt, len), "%s: valid", v->name);
-		ok = !rt_icrc_compute(pkt, len - 4, &icrc);
-		rt_icrc_put(wire, icrc);
+		tap_check(rtune_icrc_valid(pkt, len), "%s: valid", v->name);
+		ok = !rtune_icrc_compute(pkt, len - 4, &icrc);
+		rtune_icrc_put(wire, icrc);
 		tap_check(ok && !memcmp(wire, pkt + len - 4, 4),
 			  "%s: computed ICRC equals the packet's", v->name);
 		ok = 1;
 		for (j = 0; j < 6 && v->masked[j]; j++) {
 			pkt[v->masked[j]] ^= 0x5a;
-			ok &= rt_icrc_valid(pkt, len);
+			ok &= rtune_icrc_valid(pkt, len);
 			pkt[v->masked[j]] ^= 0x5a;
 		}
 		tap_check(ok, "%s: masked fields do not count", v->name);
 		ok = 1;
 		for (j = 0; j < 4 && v->covered[j]; j++) {
 			pkt[v->covered[j]] ^= 0x01;
-			ok &= !rt_icrc_valid(pkt, len);
+			ok &= !rtune_icrc_valid(pkt, len);
 			pkt[v->covered[j]] ^= 0x01;
 		}
 		tap_check(ok, "%s: covered bytes do count", v->name);
 	}
 	pkt[0] = 0x45;
-	tap_check(rt_icrc_compute(pkt, 10, &icrc) == -EINVAL,
+	tap_check(rtune_icrc_compute(pkt, 10, &icrc) == -EINVAL,
 		  "truncated IPv4 header is rejected");
 	pkt[0] = 0x55;
-	tap_check(rt_icrc_compute(pkt, 100, &icrc) == -EINVAL,
+	tap_check(rtune_icrc_compute(pkt, 100, &icrc) == -EINVAL,
 		  "IP version 5 is rejected");
-	tap_check(!rt_icrc_valid(pkt, 3), "a packet shorter than an ICRC is invalid");
+	tap_check(!rtune_icrc_valid(pkt, 3), "a packet shorter than an ICRC is invalid");
 	return tap_done();
 }

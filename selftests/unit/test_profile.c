@@ -26,7 +26,7 @@ static const char *examples(void)
 	return d ? d : "../../profiles";
 }
 
-static int parse(const char *text, struct rt_profile *p, struct rt_diags *d)
+static int parse(const char *text, struct rtune_profile *p, struct rtune_diags *d)
 {
 	memset(d, 0, sizeof(*d));
 	if (profile_parse_text("t.conf", text, strlen(text), p, d))
@@ -57,8 +57,8 @@ static int list_dir(const char *dir, char **names, int max)
 
 static void test_corpus_bad(void)
 {
-	static struct rt_profile p;
-	static struct rt_diags d;
+	static struct rtune_profile p;
+	static struct rtune_diags d;
 	char dir[512], *names[128];
 	int n, i;
 
@@ -68,7 +68,7 @@ static void test_corpus_bad(void)
 	for (i = 0; i < n; i++) {
 		char path[1024], line[256], code[64] = "", key[64] = "";
 		int eline = -1, ok;
-		const struct rt_diag *e = NULL;
+		const struct rtune_diag *e = NULL;
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
@@ -86,7 +86,7 @@ static void test_corpus_bad(void)
 		if (profile_parse_file(path, &p, &d) == 0)
 			profile_validate(&p, &d);
 		for (int k = 0; k < d.n; k++)
-			if (d.d[k].sev == RT_SEV_ERROR) {
+			if (d.d[k].sev == RTUNE_SEV_ERROR) {
 				e = &d.d[k];
 				break;
 			}
@@ -101,8 +101,8 @@ static void test_corpus_bad(void)
 
 static void test_corpus_good(void)
 {
-	static struct rt_profile p;
-	static struct rt_diags d;
+	static struct rtune_profile p;
+	static struct rtune_diags d;
 	char dir[512], *names[32];
 	int n, i;
 
@@ -127,8 +127,8 @@ static void test_corpus_good(void)
 
 static void test_lossless_semantics(void)
 {
-	static struct rt_profile p;
-	static struct rt_diags d;
+	static struct rtune_profile p;
+	static struct rtune_diags d;
 	char path[512];
 	int r;
 
@@ -137,26 +137,26 @@ static void test_lossless_semantics(void)
 	r = profile_parse_file(path, &p, &d);
 	tap_check(!r, "lossless profile parses");
 	tap_check(p.has_mtu && p.mtu == 4200, "mtu 4200");
-	tap_check(p.trust == RT_TRUST_DSCP && profile_dscp_prio(&p, 26) == 3 &&
+	tap_check(p.trust == RTUNE_TRUST_DSCP && profile_dscp_prio(&p, 26) == 3 &&
 		  profile_dscp_prio(&p, 48) == 6, "DSCP 26 -> 3, 48 -> 6");
 	tap_check(p.has_pfc && p.pfc_en == 0x08, "PFC on priority 3 only (0x%02x)", p.pfc_en);
 	tap_check(p.has_tos && p.tos == 106 && p.roce_mode == 2, "ToS 106, RoCE v2");
 	tap_check(p.preset && !strcmp(p.preset->name, "connectx") &&
-		  p.cc.v[RT_P_RP_ALPHA_GAIN_1024THS] == 5, "preset connectx fills the set");
-	tap_check(p.cc_set_mask == (1u << RT_P_COUNT) - 1, "a preset declares every parameter");
-	tap_check(p.cc.v[RT_P_ECN_ENABLED_PRIOS] == 0x08 && p.cc.v[RT_P_NP_CNP_PRIO] == 6 &&
-		  p.cc.v[RT_P_NP_CNP_DSCP] == 48, "overrides win over the preset");
+		  p.cc.v[RTUNE_P_RP_ALPHA_GAIN_1024THS] == 5, "preset connectx fills the set");
+	tap_check(p.cc_set_mask == (1u << RTUNE_P_COUNT) - 1, "a preset declares every parameter");
+	tap_check(p.cc.v[RTUNE_P_ECN_ENABLED_PRIOS] == 0x08 && p.cc.v[RTUNE_P_NP_CNP_PRIO] == 6 &&
+		  p.cc.v[RTUNE_P_NP_CNP_DSCP] == 48, "overrides win over the preset");
 	tap_check(p.has_ets && p.prio_tc[3] == 3 && p.prio_tc[6] == 6 &&
-		  p.tc_tsa[0] == RT_TSA_ETS && p.tc_bw[3] == 50, "ETS parsed");
+		  p.tc_tsa[0] == RTUNE_TSA_ETS && p.tc_bw[3] == 50, "ETS parsed");
 	tap_check(profile_matches(&p, "enp1s0f0", NULL) && profile_matches(&p, "ens3", NULL) &&
 		  !profile_matches(&p, "lo", NULL), "netdev globs match");
 }
 
 static void test_messages(void)
 {
-	static struct rt_profile p;
-	static struct rt_diags d;
-	const struct rt_diag *e;
+	static struct rtune_profile p;
+	static struct rtune_diags d;
+	const struct rtune_diag *e;
 
 	parse("[match]\nnetdev = x\n[link]\nmtuu = 4200\n", &p, &d);
 	e = diag_find(&d, "unknown-key");
@@ -171,7 +171,7 @@ static void test_messages(void)
 	parse("[match]\nnetdev = x\n[cc]\nrp_alpha_gain_1024ths = 0\n", &p, &d);
 	e = diag_find(&d, "bad-value");
 	tap_check(e && strstr(e->msg, "1..1023") && strstr(e->msg, "1/1024"),
-		  "CC range error gives the rt_params range and unit: %s", e ? e->msg : "");
+		  "CC range error gives the rtune_params range and unit: %s", e ? e->msg : "");
 
 	parse("[match]\nnetdev = x\n[cc]\npreset = nope\n", &p, &d);
 	e = diag_find(&d, "bad-value");
@@ -192,8 +192,8 @@ static void test_messages(void)
 
 static void test_syntax(void)
 {
-	static struct rt_profile p;
-	static struct rt_diags d;
+	static struct rtune_profile p;
+	static struct rtune_diags d;
 
 	tap_check(parse("# c\n; c\n\n[match]   \r\n  netdev = a b*  # trailing comment\r\n", &p, &d) == 0 &&
 		  p.n_netdev_globs == 2 && !strcmp(p.netdev_globs[1], "b*"),

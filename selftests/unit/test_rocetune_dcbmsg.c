@@ -77,7 +77,7 @@ static size_t reply(unsigned char *buf, int pfc_len, int app_len, int lie)
 static void test_parse(void)
 {
 	static unsigned char buf[4096];
-	struct rt_dcb d;
+	struct rtune_dcb d;
 	int r;
 
 	reply(buf, sizeof(struct ieee_pfc), sizeof(struct dcb_app), 0);

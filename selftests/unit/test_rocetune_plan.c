@@ -18,11 +18,11 @@ static const char lossless[] =
 	"[rdma_cm]\nroce_mode = v2\ntos = 106\n[cc]\npreset = connectx\necn_enabled_prios = 3\n"
 	"rp_enabled_prios = 3\nnp_enabled_prios = 3\n";
 
-static struct rt_profile prof;
+static struct rtune_profile prof;
 
 static void load(const char *text)
 {
-	static struct rt_diags d;
+	static struct rtune_diags d;
 
 	memset(&d, 0, sizeof(d));
 	if (profile_parse_text("t.conf", text, strlen(text), &prof, &d) ||
@@ -32,7 +32,7 @@ static void load(const char *text)
 	}
 }
 
-static void fresh(struct rt_dev *v)
+static void fresh(struct rtune_link *v)
 {
 	memset(v, 0, sizeof(*v));
 	strcpy(v->netdev, "dcb0");
@@ -49,12 +49,12 @@ static void fresh(struct rt_dev *v)
 	v->roce_mode = 1;
 	v->tos = 0;
 	v->cc_ok = true;
-	v->cc = rt_preset_lookup("paper", 5)->set;
-	v->cc_valid = (1u << RT_P_COUNT) - 1;
+	v->cc = rtune_preset_lookup("paper", 5)->set;
+	v->cc_valid = (1u << RTUNE_P_COUNT) - 1;
 }
 
 /* What a well-behaved host does with each action. */
-static void sim(struct rt_dev *v, const struct rt_action *a)
+static void sim(struct rtune_link *v, const struct rtune_action *a)
 {
 	int i;
 
@@ -81,7 +81,7 @@ static void sim(struct rt_dev *v, const struct rt_action *a)
 	}
 }
 
-static int count(const struct rt_plan *pl, enum rt_act_kind k)
+static int count(const struct rtune_plan *pl, enum rtune_act_kind k)
 {
 	int i, n = 0;
 
@@ -90,9 +90,9 @@ static int count(const struct rt_plan *pl, enum rt_act_kind k)
 	return n;
 }
 
-static int plan1(const struct rt_dev *v, struct rt_plan *pl)
+static int plan1(const struct rtune_link *v, struct rtune_plan *pl)
 {
-	struct rt_target t;
+	struct rtune_target t;
 
 	memset(pl, 0, sizeof(*pl));
 	target_from_profile(&prof, v, 0, &t, pl);
@@ -101,9 +101,9 @@ static int plan1(const struct rt_dev *v, struct rt_plan *pl)
 
 static void test_fresh_and_idempotent(void)
 {
-	static struct rt_dev v, saved;
-	struct rt_plan pl, rb = { 0 };
-	struct rt_target t;
+	static struct rtune_link v, saved;
+	struct rtune_plan pl, rb = { 0 };
+	struct rtune_target t;
 	uint32_t kinds = 0;
 	char buf[1024];
 	int i, n;
@@ -157,8 +157,8 @@ static void test_fresh_and_idempotent(void)
 
 static void test_app_replace(void)
 {
-	static struct rt_dev v;
-	struct rt_plan pl;
+	static struct rtune_link v;
+	struct rtune_plan pl;
 	int i, add = -1, del = -1;
 
 	load("[match]\nnetdev = dcb*\n[trust]\nmode = dscp\ndscp_prio = 26:3 48:6\n");
@@ -192,14 +192,14 @@ static void test_app_replace(void)
 
 static void test_trust_table(void)
 {
-	static struct rt_dev v;
-	struct rt_plan pl;
+	static struct rtune_link v;
+	struct rtune_plan pl;
 
 	load("[match]\nnetdev = dcb*\n[trust]\nmode = dscp\ndscp_prio = default\n");
 	fresh(&v);
 	v.dcb.has_trust = true;
 	v.dcb.ntrust = 1;
-	v.dcb.trust[0] = RT_DCB_APP_SEL_PCP;
+	v.dcb.trust[0] = RTUNE_DCB_APP_SEL_PCP;
 	plan1(&v, &pl);
 	tap_check(count(&pl, ACT_TRUST) == 1 && pl.a[pl.n - 1].ntrust_to == 1 &&
 		  pl.a[pl.n - 1].trust_to[0] == IEEE_8021QAZ_APP_SEL_DSCP,
@@ -209,8 +209,8 @@ static void test_trust_table(void)
 
 static void test_preconditions(void)
 {
-	static struct rt_dev v;
-	struct rt_plan pl;
+	static struct rtune_link v;
+	struct rtune_plan pl;
 	int i;
 
 	load(lossless);
@@ -248,15 +248,15 @@ static void test_preconditions(void)
 
 	load("[match]\nnetdev = dcb*\n[cc]\nrp_hyper_increase_kbps = 300000\n");
 	plan1(&v, &pl);
-	tap_check(pl.nerr == 0 && pl.n == 1 && pl.a[0].cc_mask == 1u << RT_P_RP_HYPER_INCREASE_KBPS,
+	tap_check(pl.nerr == 0 && pl.n == 1 && pl.a[0].cc_mask == 1u << RTUNE_P_RP_HYPER_INCREASE_KBPS,
 		  "without a preset only the overrides are compared");
 	plan_free(&pl);
 }
 
 static void test_owner(void)
 {
-	static struct rt_dev v;
-	struct rt_plan pl;
+	static struct rtune_link v;
+	struct rtune_plan pl;
 
 	fresh(&v);
 	memset(&pl, 0, sizeof(pl));
@@ -273,7 +273,7 @@ static void test_owner(void)
 		  "DCBX without the host bit is firmware-managed: conflict");
 	memset(&pl, 0, sizeof(pl));
 	plan_owner_dcbx(&v, 0, true, &pl);
-	tap_check(pl.nerr == 0 && pl.nnotes == 1 && pl.notes[0].sev == RT_SEV_WARNING,
+	tap_check(pl.nerr == 0 && pl.nnotes == 1 && pl.notes[0].sev == RTUNE_SEV_WARNING,
 		  "--force turns the conflict into a warning");
 }
 

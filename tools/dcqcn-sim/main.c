@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_params.h"
+#include "params.h"
 #include "dcqcn.h"
 
 #define DEFAULT_LINE_RATE_MBPS 40000u	/* the paper's 40 Gb/s links */
@@ -55,7 +55,7 @@ static void usage(FILE *f)
 		"  <time_us> cnp        a CNP arrives\n"
 		"  <time_us> tx <bytes> the flow sent <bytes>\n"
 		"  <time_us> end        run timers up to <time_us> and stop (last line)\n",
-		prog, prog, RT_DEFAULT_PRESET, DEFAULT_LINE_RATE_MBPS);
+		prog, prog, RTUNE_DEFAULT_PRESET, DEFAULT_LINE_RATE_MBPS);
 }
 
 static void die_usage(const char *fmt, ...)
@@ -72,13 +72,13 @@ static void die_usage(const char *fmt, ...)
 	exit(2);
 }
 
-static const char *kind_text(const struct rt_param_desc *d, char *buf, size_t len)
+static const char *kind_text(const struct rtune_param_desc *d, char *buf, size_t len)
 {
 	switch (d->kind) {
-	case RT_KIND_BOOL:
+	case RTUNE_KIND_BOOL:
 		snprintf(buf, len, "0 or 1");
 		break;
-	case RT_KIND_PRIO_MASK:
+	case RTUNE_KIND_PRIO_MASK:
 		snprintf(buf, len, "a priority list such as 0,3-5 or none");
 		break;
 	default:
@@ -89,7 +89,7 @@ static const char *kind_text(const struct rt_param_desc *d, char *buf, size_t le
 	return buf;
 }
 
-static void apply_set(struct rt_param_set *set, const char *arg)
+static void apply_set(struct rtune_param_set *set, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	char what[96], name[64];
@@ -98,29 +98,29 @@ static void apply_set(struct rt_param_set *set, const char *arg)
 
 	if (!eq || eq == arg)
 		die_usage("--set wants name=value, got '%s'", arg);
-	id = rt_param_lookup(arg, (size_t)(eq - arg));
+	id = rtune_param_lookup(arg, (size_t)(eq - arg));
 	if (id < 0) {
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
 		die_usage("unknown parameter '%s' (see --list)", name);
 	}
-	if (rt_param_parse(id, eq + 1, strlen(eq + 1), &v))
+	if (rtune_param_parse(id, eq + 1, strlen(eq + 1), &v))
 		die_usage("invalid value '%s' for %s: expected %s", eq + 1,
-			  rt_param_descs[id].name,
-			  kind_text(&rt_param_descs[id], what, sizeof(what)));
+			  rtune_param_descs[id].name,
+			  kind_text(&rtune_param_descs[id], what, sizeof(what)));
 	set->v[id] = v;
 }
 
-static void list_params(const struct rt_preset *preset,
-			const struct rt_param_set *set)
+static void list_params(const struct rtune_preset *preset,
+			const struct rtune_param_set *set)
 {
-	char buf[RT_PARAM_TEXT_MAX], what[96];
+	char buf[RTUNE_PARAM_TEXT_MAX], what[96];
 	int i;
 
 	printf("# preset %s: %s\n", preset->name, preset->help);
-	for (i = 0; i < RT_P_COUNT; i++) {
-		const struct rt_param_desc *d = &rt_param_descs[i];
+	for (i = 0; i < RTUNE_P_COUNT; i++) {
+		const struct rtune_param_desc *d = &rtune_param_descs[i];
 
-		if (rt_param_format(i, set->v[i], buf, sizeof(buf)) < 0)
+		if (rtune_param_format(i, set->v[i], buf, sizeof(buf)) < 0)
 			snprintf(buf, sizeof(buf), "?\n");
 		buf[strcspn(buf, "\n")] = '\0';
 		printf("%s=%s\t# %s; %s\n", d->name, buf, d->help,
@@ -300,12 +300,12 @@ static void run_until(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 
 int main(int argc, char **argv)
 {
-	const struct rt_preset *preset = rt_preset_lookup(RT_DEFAULT_PRESET,
-							  strlen(RT_DEFAULT_PRESET));
+	const struct rtune_preset *preset = rtune_preset_lookup(RTUNE_DEFAULT_PRESET,
+							  strlen(RTUNE_DEFAULT_PRESET));
 	u32 line_rate = DEFAULT_LINE_RATE_MBPS;
 	const char *trace = NULL;
 	struct dcqcn_params params;
-	struct rt_param_set set;
+	struct rtune_param_set set;
 	struct dcqcn_rp rp;
 	struct row last = { 0 };
 	struct event *ev;
@@ -353,24 +353,24 @@ int main(int argc, char **argv)
 			val = argv[++a];
 		}
 		if (OPT("--preset")) {
-			preset = rt_preset_lookup(val, strlen(val));
+			preset = rtune_preset_lookup(val, strlen(val));
 			if (!preset) {
 				char names[128] = "";
 				unsigned int k;
 
-				for (k = 0; k < rt_preset_count; k++)
+				for (k = 0; k < rtune_preset_count; k++)
 					snprintf(names + strlen(names),
 						 sizeof(names) - strlen(names), "%s%s",
-						 k ? ", " : "", rt_presets[k].name);
+						 k ? ", " : "", rtune_presets[k].name);
 				die_usage("unknown preset '%s' (known: %s)", val, names);
 			}
 		} else if (OPT("--set")) {
 			set_args[nsets++] = val;
 		} else {
-			/* Mb/s, up to the largest rate rt_params accepts. */
-			u32 hi = rt_param_descs[RT_P_RP_MAX_RATE_KBPS].max / 1000;
+			/* Mb/s, up to the largest rate rtune_params accepts. */
+			u32 hi = rtune_param_descs[RTUNE_P_RP_MAX_RATE_KBPS].max / 1000;
 
-			if (rt_parse_u32(val, strlen(val), &line_rate) ||
+			if (rtune_parse_u32(val, strlen(val), &line_rate) ||
 			    !line_rate || line_rate > hi)
 				die_usage("bad --line-rate-mbps '%s' (expected 1..%u)",
 					  val, hi);
@@ -384,7 +384,7 @@ int main(int argc, char **argv)
 		apply_set(&set, set_args[a]);
 	free(set_args);
 	set_args = NULL;
-	if (rt_params_validate(&set, why, sizeof(why)))
+	if (rtune_params_validate(&set, why, sizeof(why)))
 		die_usage("inconsistent parameters: %s", why);
 	if (dcqcn_params_from_set(&set, line_rate, &params))
 		die_usage("parameters rejected");

@@ -15,7 +15,7 @@
 #include "link.h"
 #include "rdmacm.h"
 
-static int reread_dcb(struct nl_sock *sk, struct rt_dev *d, struct rt_action *a)
+static int reread_dcb(struct nl_sock *sk, struct rtune_link *d, struct rtune_action *a)
 {
 	int err = dcb_get(sk, d->netdev, &d->dcb);
 
@@ -24,7 +24,7 @@ static int reread_dcb(struct nl_sock *sk, struct rt_dev *d, struct rt_action *a)
 	return err;
 }
 
-static int run_action(struct nl_sock *sk, struct rt_dev *d, struct rt_action *a)
+static int run_action(struct nl_sock *sk, struct rtune_link *d, struct rtune_action *a)
 {
 	int err = 0, i, mode = 0, tos = 0;
 	uint32_t mtu = 0;
@@ -127,17 +127,17 @@ static int run_action(struct nl_sock *sk, struct rt_dev *d, struct rt_action *a)
 	return err;
 }
 
-int apply_plan(struct nl_sock *sk, struct rt_host *h, const struct rt_host *saved,
-	       struct rt_plan *pl, struct rt_apply_result *r)
+int apply_plan(struct nl_sock *sk, struct rtune_host *h, const struct rtune_host *saved,
+	       struct rtune_plan *pl, struct rtune_apply_result *r)
 {
-	uint32_t touched[RT_MAX_DEVS];
+	uint32_t touched[RTUNE_MAX_DEVS];
 	int i, err = 0;
 
 	memset(r, 0, sizeof(*r));
 	memset(touched, 0, sizeof(touched));
 	r->failed = -1;
 	for (i = 0; i < pl->n; i++) {
-		struct rt_action *a = &pl->a[i];
+		struct rtune_action *a = &pl->a[i];
 
 		touched[a->dev] |= 1u << a->kind;
 		err = run_action(sk, &h->dev[a->dev], a);
@@ -155,7 +155,7 @@ int apply_plan(struct nl_sock *sk, struct rt_host *h, const struct rt_host *save
 	r->rollback_attempted = true;
 	r->rollback_complete = true;
 	for (i = h->n - 1; i >= 0; i--) {
-		struct rt_target t;
+		struct rtune_target t;
 		int j, n0;
 
 		if (!touched[i])
@@ -165,7 +165,7 @@ int apply_plan(struct nl_sock *sk, struct rt_host *h, const struct rt_host *save
 		n0 = r->rb.n;
 		plan_device(&h->dev[i], i, &t, &r->rb);
 		for (j = n0; j < r->rb.n; j++) {
-			struct rt_action *a = &r->rb.a[j];
+			struct rtune_action *a = &r->rb.a[j];
 
 			a->err = run_action(sk, &h->dev[i], a);
 			a->done = !a->err;
@@ -174,7 +174,7 @@ int apply_plan(struct nl_sock *sk, struct rt_host *h, const struct rt_host *save
 		}
 		/* verify: nothing left to restore */
 		{
-			struct rt_plan chk = { 0 };
+			struct rtune_plan chk = { 0 };
 
 			host_read_dev(sk, &h->dev[i]);
 			if (plan_device(&h->dev[i], i, &t, &chk))

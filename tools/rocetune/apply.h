@@ -8,25 +8,25 @@
 
 /* Documented exit codes (rocetune(8)). */
 enum {
-	RT_EXIT_UNCHANGED = 0,		/* success, nothing needed changing */
-	RT_EXIT_FAILED = 1,		/* failure; the host is as it was */
-	RT_EXIT_CHANGED = 2,		/* success, changes made (diff: pending) */
-	RT_EXIT_PARTIAL = 3,		/* failure, not fully rolled back */
-	RT_EXIT_USAGE = 64,
+	RTUNE_EXIT_UNCHANGED = 0,		/* success, nothing needed changing */
+	RTUNE_EXIT_FAILED = 1,		/* failure; the host is as it was */
+	RTUNE_EXIT_CHANGED = 2,		/* success, changes made (diff: pending) */
+	RTUNE_EXIT_PARTIAL = 3,		/* failure, not fully rolled back */
+	RTUNE_EXIT_USAGE = 64,
 };
 
-struct rt_apply_result {
+struct rtune_apply_result {
 	int failed;			/* index of the failed action, -1 if none */
 	bool rollback_attempted;
 	bool rollback_complete;
-	struct rt_plan rb;		/* the rollback actions and their results */
+	struct rtune_plan rb;		/* the rollback actions and their results */
 };
 
 /*
  * Run @pl against @h (which holds the current state and is updated as
  * actions complete); @saved is the state before anything ran.
  */
-int apply_plan(struct nl_sock *sk, struct rt_host *h, const struct rt_host *saved,
-	       struct rt_plan *pl, struct rt_apply_result *r);
+int apply_plan(struct nl_sock *sk, struct rtune_host *h, const struct rtune_host *saved,
+	       struct rtune_plan *pl, struct rtune_apply_result *r);
 
 #endif

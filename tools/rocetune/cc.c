@@ -13,10 +13,10 @@
 
 static void base(char *buf, size_t len, const char *ibdev, uint32_t port)
 {
-	snprintf(buf, len, "%s/rocetune/%s/ports/%u/cc", rt_configfs_root(), ibdev, port);
+	snprintf(buf, len, "%s/rocetune/%s/ports/%u/cc", rtune_configfs_root(), ibdev, port);
 }
 
-int cc_get(const char *ibdev, uint32_t port, struct rt_param_set *active,
+int cc_get(const char *ibdev, uint32_t port, struct rtune_param_set *active,
 	   uint32_t *valid, char *backend, size_t blen)
 {
 	char dir[256], path[400], buf[64];
@@ -26,17 +26,17 @@ int cc_get(const char *ibdev, uint32_t port, struct rt_param_set *active,
 	if (!cfs_exists(dir))
 		return -ENOENT;
 	*valid = 0;
-	snprintf(path, sizeof(path), "%s/rocetune/%s/backend", rt_configfs_root(), ibdev);
+	snprintf(path, sizeof(path), "%s/rocetune/%s/backend", rtune_configfs_root(), ibdev);
 	if (backend && cfs_read(path, backend, blen))
 		backend[0] = '\0';
-	for (i = 0; i < RT_P_COUNT; i++) {
+	for (i = 0; i < RTUNE_P_COUNT; i++) {
 		u32 v;
 
-		snprintf(path, sizeof(path), "%s/active/%s", dir, rt_param_descs[i].name);
+		snprintf(path, sizeof(path), "%s/active/%s", dir, rtune_param_descs[i].name);
 		err = cfs_read(path, buf, sizeof(buf));
 		if (err)
 			continue;
-		if (rt_param_parse((enum rt_param_id)i, buf, strlen(buf), &v))
+		if (rtune_param_parse((enum rtune_param_id)i, buf, strlen(buf), &v))
 			continue;
 		active->v[i] = v;
 		*valid |= 1u << i;
@@ -44,11 +44,11 @@ int cc_get(const char *ibdev, uint32_t port, struct rt_param_set *active,
 	return 0;
 }
 
-int cc_apply(const char *ibdev, uint32_t port, const struct rt_param_set *want,
-	     const struct rt_param_set *cur, uint32_t mask, char *why, size_t wlen)
+int cc_apply(const char *ibdev, uint32_t port, const struct rtune_param_set *want,
+	     const struct rtune_param_set *cur, uint32_t mask, char *why, size_t wlen)
 {
-	char dir[256], path[400], val[RT_PARAM_TEXT_MAX];
-	struct rt_param_set now;
+	char dir[256], path[400], val[RTUNE_PARAM_TEXT_MAX];
+	struct rtune_param_set now;
 	uint32_t valid;
 	int i, err;
 
@@ -60,15 +60,15 @@ int cc_apply(const char *ibdev, uint32_t port, const struct rt_param_set *want,
 		snprintf(why, wlen, "discard: %s", strerror(-err));
 		return err;
 	}
-	for (i = 0; i < RT_P_COUNT; i++) {
+	for (i = 0; i < RTUNE_P_COUNT; i++) {
 		if (!(mask & (1u << i)) || want->v[i] == cur->v[i])
 			continue;
-		if (rt_param_format((enum rt_param_id)i, want->v[i], val, sizeof(val)) < 0)
+		if (rtune_param_format((enum rtune_param_id)i, want->v[i], val, sizeof(val)) < 0)
 			return -EINVAL;
-		snprintf(path, sizeof(path), "%s/staged/%s", dir, rt_param_descs[i].name);
+		snprintf(path, sizeof(path), "%s/staged/%s", dir, rtune_param_descs[i].name);
 		err = cfs_write(path, val);
 		if (err) {
-			snprintf(why, wlen, "staging %s: %s", rt_param_descs[i].name,
+			snprintf(why, wlen, "staging %s: %s", rtune_param_descs[i].name,
 				 strerror(-err));
 			goto discard;
 		}
@@ -87,12 +87,12 @@ int cc_apply(const char *ibdev, uint32_t port, const struct rt_param_set *want,
 	/* read back what is in effect */
 	now = *cur;
 	if (cc_get(ibdev, port, &now, &valid, NULL, 0) == 0) {
-		for (i = 0; i < RT_P_COUNT; i++) {
+		for (i = 0; i < RTUNE_P_COUNT; i++) {
 			if (!(mask & (1u << i)))
 				continue;
 			if (!(valid & (1u << i)) || now.v[i] != want->v[i]) {
 				snprintf(why, wlen, "read-back: %s is %u after commit, wanted %u",
-					 rt_param_descs[i].name, now.v[i], want->v[i]);
+					 rtune_param_descs[i].name, now.v[i], want->v[i]);
 				return -EIO;
 			}
 		}

@@ -5,14 +5,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../../kmod/core/rt_params.h"
+#include "../../kmod/core/params.h"
 
 /* Read active values; *valid gets a bit per parameter read. */
-int cc_get(const char *ibdev, uint32_t port, struct rt_param_set *active,
+int cc_get(const char *ibdev, uint32_t port, struct rtune_param_set *active,
 	   uint32_t *valid, char *backend, size_t blen);
 /* Stage the parameters in @mask whose value differs from @cur, commit, and
  * read back. On a refused commit, discard and put the reason in @why. */
-int cc_apply(const char *ibdev, uint32_t port, const struct rt_param_set *want,
-	     const struct rt_param_set *cur, uint32_t mask, char *why, size_t wlen);
+int cc_apply(const char *ibdev, uint32_t port, const struct rtune_param_set *want,
+	     const struct rtune_param_set *cur, uint32_t mask, char *why, size_t wlen);
 
 #endif

@@ -36,7 +36,7 @@ int cfs_write(const char *path, const char *val)
 
 	if (fd < 0)
 		return -errno;
-	rt_writes++;
+	rtune_writes++;
 	n = write(fd, val, len);
 	if (n < 0) {
 		int e = errno;

@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include "dcb.h"
 
-unsigned long rt_writes;
+unsigned long rtune_writes;
 
 struct nl_msg *dcb_msg_ieee(int type, int cmd, const char *ifname)
 {
@@ -28,7 +28,7 @@ struct nl_msg *dcb_msg_ieee(int type, int cmd, const char *ifname)
 	return msg;
 }
 
-static int parse_app_table(const struct nlattr *tab, struct rt_dcb *out)
+static int parse_app_table(const struct nlattr *tab, struct rtune_dcb *out)
 {
 	struct nlattr *a;
 	int rem;
@@ -50,10 +50,10 @@ static int parse_app_table(const struct nlattr *tab, struct rt_dcb *out)
 		else
 			out->n_other_app++;
 	}
-	return rt_nla_end_ok(rem);
+	return rtune_nla_end_ok(rem);
 }
 
-static int parse_trust(const struct nlattr *tab, struct rt_dcb *out)
+static int parse_trust(const struct nlattr *tab, struct rtune_dcb *out)
 {
 	struct nlattr *a;
 	int rem;
@@ -63,33 +63,33 @@ static int parse_trust(const struct nlattr *tab, struct rt_dcb *out)
 	nla_for_each_nested(a, (struct nlattr *)tab, rem) {
 		uint8_t sel;
 
-		if (rt_nla_u8(a, &sel))
+		if (rtune_nla_u8(a, &sel))
 			return -EPROTO;
 		if (out->ntrust < 8)
 			out->trust[out->ntrust++] = sel;
 	}
-	return rt_nla_end_ok(rem);
+	return rtune_nla_end_ok(rem);
 }
 
 int dcb_parse_get(struct nlmsghdr *h, void *arg)
 {
-	struct rt_dcb *out = arg;
-	const struct nlattr *tb[DCB_ATTR_MAX + 1], *ie[RT_DCB_ATTR_DCB_REWR_TABLE + 1];
+	struct rtune_dcb *out = arg;
+	const struct nlattr *tb[DCB_ATTR_MAX + 1], *ie[RTUNE_DCB_ATTR_DCB_REWR_TABLE + 1];
 	int hdr = NLMSG_ALIGN(sizeof(struct dcbmsg));
 	int err;
 
 	if (h->nlmsg_type != RTM_GETDCB || h->nlmsg_len < NLMSG_HDRLEN + (unsigned int)hdr)
 		return -EPROTO;
-	if (rt_nla_table((const char *)nlmsg_data(h) + hdr,
+	if (rtune_nla_table((const char *)nlmsg_data(h) + hdr,
 			 (int)h->nlmsg_len - NLMSG_HDRLEN - hdr, tb, DCB_ATTR_MAX))
 		return -EPROTO;
 	out->ok = true;
-	if (tb[DCB_ATTR_DCBX] && !rt_nla_u8(tb[DCB_ATTR_DCBX], &out->dcbx))
+	if (tb[DCB_ATTR_DCBX] && !rtune_nla_u8(tb[DCB_ATTR_DCBX], &out->dcbx))
 		out->has_dcbx = true;
 	if (!tb[DCB_ATTR_IEEE])
 		return 0;
-	if (rt_nla_table(nla_data(tb[DCB_ATTR_IEEE]), nla_len(tb[DCB_ATTR_IEEE]),
-			 ie, RT_DCB_ATTR_DCB_REWR_TABLE))
+	if (rtune_nla_table(nla_data(tb[DCB_ATTR_IEEE]), nla_len(tb[DCB_ATTR_IEEE]),
+			 ie, RTUNE_DCB_ATTR_DCB_REWR_TABLE))
 		return -EPROTO;
 	if (ie[DCB_ATTR_IEEE_ETS]) {
 		if (nla_len(ie[DCB_ATTR_IEEE_ETS]) < (int)sizeof(out->ets))
@@ -108,15 +108,15 @@ int dcb_parse_get(struct nlmsghdr *h, void *arg)
 		if (err)
 			return err;
 	}
-	if (ie[RT_DCB_ATTR_DCB_APP_TRUST_TABLE]) {
-		err = parse_trust(ie[RT_DCB_ATTR_DCB_APP_TRUST_TABLE], out);
+	if (ie[RTUNE_DCB_ATTR_DCB_APP_TRUST_TABLE]) {
+		err = parse_trust(ie[RTUNE_DCB_ATTR_DCB_APP_TRUST_TABLE], out);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-int dcb_get(struct nl_sock *sk, const char *ifname, struct rt_dcb *out)
+int dcb_get(struct nl_sock *sk, const char *ifname, struct rtune_dcb *out)
 {
 	struct nl_msg *msg = dcb_msg_ieee(RTM_GETDCB, DCB_CMD_IEEE_GET, ifname);
 	int err;
@@ -124,7 +124,7 @@ int dcb_get(struct nl_sock *sk, const char *ifname, struct rt_dcb *out)
 	memset(out, 0, sizeof(*out));
 	if (!msg)
 		return -ENOMEM;
-	err = rt_nl_transact(sk, msg, dcb_parse_get, out);
+	err = rtune_nl_transact(sk, msg, dcb_parse_get, out);
 	if (err) {
 		memset(out, 0, sizeof(*out));
 		out->err = -err;
@@ -147,10 +147,10 @@ static int set_cb(struct nlmsghdr *h, void *arg)
 
 	if (h->nlmsg_len < NLMSG_HDRLEN + (unsigned int)hdr)
 		return -EPROTO;
-	if (rt_nla_table((const char *)nlmsg_data(h) + hdr,
+	if (rtune_nla_table((const char *)nlmsg_data(h) + hdr,
 			 (int)h->nlmsg_len - NLMSG_HDRLEN - hdr, tb, DCB_ATTR_MAX))
 		return -EPROTO;
-	if (rt_nla_u8(tb[DCB_ATTR_IEEE], &v))
+	if (rtune_nla_u8(tb[DCB_ATTR_IEEE], &v))
 		return -EPROTO;
 	st->seen = 1;
 	st->status = (int8_t)v;
@@ -162,8 +162,8 @@ static int send_set(struct nl_sock *sk, struct nl_msg *msg)
 	struct set_status st = { 0, 0 };
 	int err;
 
-	rt_writes++;
-	err = rt_nl_transact(sk, msg, set_cb, &st);
+	rtune_writes++;
+	err = rtune_nl_transact(sk, msg, set_cb, &st);
 	if (err)
 		return err;
 	if (!st.seen)
@@ -242,11 +242,11 @@ int dcb_set_trust(struct nl_sock *sk, const char *ifname, const uint8_t *sel, in
 	if (!msg)
 		return -ENOMEM;
 	nest = nla_nest_start(msg, DCB_ATTR_IEEE);
-	tab = nest ? nla_nest_start(msg, RT_DCB_ATTR_DCB_APP_TRUST_TABLE) : NULL;
+	tab = nest ? nla_nest_start(msg, RTUNE_DCB_ATTR_DCB_APP_TRUST_TABLE) : NULL;
 	if (!tab)
 		goto nomem;
 	for (i = 0; i < n; i++)
-		if (nla_put_u8(msg, sel[i] == RT_DCB_APP_SEL_PCP ? RT_DCB_ATTR_DCB_APP :
+		if (nla_put_u8(msg, sel[i] == RTUNE_DCB_APP_SEL_PCP ? RTUNE_DCB_ATTR_DCB_APP :
 			       DCB_ATTR_IEEE_APP, sel[i]) < 0)
 			goto nomem;
 	nla_nest_end(msg, tab);

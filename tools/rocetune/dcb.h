@@ -7,7 +7,7 @@
 #include "nl.h"
 
 /* One IEEE_GET: ETS, PFC, APP table, APP trust table, DCBX mode. */
-int dcb_get(struct nl_sock *sk, const char *ifname, struct rt_dcb *out);
+int dcb_get(struct nl_sock *sk, const char *ifname, struct rtune_dcb *out);
 
 /* Writes. Each returns 0 or a negative errno; both the netlink ACK and the
  * DCB status byte in the reply are checked. */
@@ -19,7 +19,7 @@ int dcb_set_trust(struct nl_sock *sk, const char *ifname, const uint8_t *sel, in
 
 /* Encoders, exposed for unit tests of the wire format. */
 struct nl_msg *dcb_msg_ieee(int type, int cmd, const char *ifname);
-/* Parse an IEEE_GET reply into a struct rt_dcb (@arg); -EPROTO if malformed. */
+/* Parse an IEEE_GET reply into a struct rtune_dcb (@arg); -EPROTO if malformed. */
 int dcb_parse_get(struct nlmsghdr *h, void *arg);
 
 #endif

@@ -11,11 +11,11 @@
 #include <linux/rtnetlink.h>
 
 /* enum ieee_attrs: DCB_ATTR_DCB_BUFFER = 10, then these */
-#define RT_DCB_ATTR_DCB_APP_TRUST_TABLE	11
-#define RT_DCB_ATTR_DCB_REWR_TABLE	12
+#define RTUNE_DCB_ATTR_DCB_APP_TRUST_TABLE	11
+#define RTUNE_DCB_ATTR_DCB_REWR_TABLE	12
 /* enum dcbnl_app_attrs (6.2): PCP entries use a separate attribute type */
-#define RT_DCB_ATTR_DCB_APP		2
-#define RT_DCB_APP_SEL_PCP		255
+#define RTUNE_DCB_ATTR_DCB_APP		2
+#define RTUNE_DCB_APP_SEL_PCP		255
 
 #ifndef IEEE_8021QAZ_APP_SEL_DSCP
 #define IEEE_8021QAZ_APP_SEL_DSCP	5

@@ -8,18 +8,18 @@ static void copy(char *dst, size_t n, const char *src)
 	snprintf(dst, n, "%s", src ? src : "");
 }
 
-void diag_add(struct rt_diags *ds, enum rt_sev sev, const char *file, int line,
+void diag_add(struct rtune_diags *ds, enum rtune_sev sev, const char *file, int line,
 	      const char *section, const char *key, const char *code,
 	      const char *fmt, ...)
 {
-	struct rt_diag *d;
+	struct rtune_diag *d;
 	va_list ap;
 
-	if (sev == RT_SEV_ERROR)
+	if (sev == RTUNE_SEV_ERROR)
 		ds->nerr++;
 	else
 		ds->nwarn++;
-	if (ds->n >= RT_MAX_DIAGS) {
+	if (ds->n >= RTUNE_MAX_DIAGS) {
 		ds->dropped++;
 		return;
 	}
@@ -35,18 +35,18 @@ void diag_add(struct rt_diags *ds, enum rt_sev sev, const char *file, int line,
 	va_end(ap);
 }
 
-void diag_print(const struct rt_diags *ds, FILE *f)
+void diag_print(const struct rtune_diags *ds, FILE *f)
 {
 	int i;
 
 	for (i = 0; i < ds->n; i++) {
-		const struct rt_diag *d = &ds->d[i];
+		const struct rtune_diag *d = &ds->d[i];
 
 		if (d->file[0])
 			fprintf(f, "%s:", d->file);
 		if (d->line)
 			fprintf(f, "%d:", d->line);
-		fprintf(f, " %s: ", d->sev == RT_SEV_ERROR ? "error" : "warning");
+		fprintf(f, " %s: ", d->sev == RTUNE_SEV_ERROR ? "error" : "warning");
 		if (d->section[0] && d->key[0])
 			fprintf(f, "[%s] %s: ", d->section, d->key);
 		else if (d->section[0])
@@ -57,7 +57,7 @@ void diag_print(const struct rt_diags *ds, FILE *f)
 		fprintf(f, "(%d more diagnostics not shown)\n", ds->dropped);
 }
 
-const struct rt_diag *diag_find(const struct rt_diags *ds, const char *code)
+const struct rtune_diag *diag_find(const struct rtune_diags *ds, const char *code)
 {
 	int i;
 

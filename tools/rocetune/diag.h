@@ -6,10 +6,10 @@
 
 #include <stdio.h>
 
-enum rt_sev { RT_SEV_ERROR, RT_SEV_WARNING };
+enum rtune_sev { RTUNE_SEV_ERROR, RTUNE_SEV_WARNING };
 
-struct rt_diag {
-	enum rt_sev sev;
+struct rtune_diag {
+	enum rtune_sev sev;
 	char file[256];
 	int line;		/* 0 = not tied to a line */
 	char section[32];
@@ -18,21 +18,21 @@ struct rt_diag {
 	char msg[384];
 };
 
-#define RT_MAX_DIAGS 64
+#define RTUNE_MAX_DIAGS 64
 
-struct rt_diags {
-	struct rt_diag d[RT_MAX_DIAGS];
+struct rtune_diags {
+	struct rtune_diag d[RTUNE_MAX_DIAGS];
 	int n;
 	int nerr;
 	int nwarn;
 	int dropped;
 };
 
-void diag_add(struct rt_diags *ds, enum rt_sev sev, const char *file, int line,
+void diag_add(struct rtune_diags *ds, enum rtune_sev sev, const char *file, int line,
 	      const char *section, const char *key, const char *code,
 	      const char *fmt, ...) __attribute__((format(printf, 8, 9)));
-void diag_print(const struct rt_diags *ds, FILE *f);
+void diag_print(const struct rtune_diags *ds, FILE *f);
 /* Find a diagnostic by code (for tests); NULL if none. */
-const struct rt_diag *diag_find(const struct rt_diags *ds, const char *code);
+const struct rtune_diag *diag_find(const struct rtune_diags *ds, const char *code);
 
 #endif

@@ -14,15 +14,15 @@
 #include "rdmacm.h"
 
 struct collect {
-	const struct rt_profile *p;
+	const struct rtune_profile *p;
 	char *const *names;
 	int nnames;
-	struct rt_ibport ib[RT_MAX_DEVS];
+	struct rtune_ibport ib[RTUNE_MAX_DEVS];
 	int nib;
-	struct rt_host *h;
+	struct rtune_host *h;
 };
 
-static const struct rt_ibport *ib_for(const struct collect *c, const char *netdev)
+static const struct rtune_ibport *ib_for(const struct collect *c, const char *netdev)
 {
 	int i;
 
@@ -35,8 +35,8 @@ static const struct rt_ibport *ib_for(const struct collect *c, const char *netde
 static void on_link(const char *name, int ifindex, uint32_t mtu, void *arg)
 {
 	struct collect *c = arg;
-	const struct rt_ibport *ib = ib_for(c, name);
-	struct rt_dev *d;
+	const struct rtune_ibport *ib = ib_for(c, name);
+	struct rtune_link *d;
 	int i, want = 0;
 
 	if (c->p) {
@@ -48,7 +48,7 @@ static void on_link(const char *name, int ifindex, uint32_t mtu, void *arg)
 	} else {
 		want = strcmp(name, "lo") != 0;	/* filtered after the DCB read */
 	}
-	if (!want || c->h->n >= RT_MAX_DEVS)
+	if (!want || c->h->n >= RTUNE_MAX_DEVS)
 		return;
 	d = &c->h->dev[c->h->n++];
 	memset(d, 0, sizeof(*d));
@@ -63,7 +63,7 @@ static void on_link(const char *name, int ifindex, uint32_t mtu, void *arg)
 	}
 }
 
-void host_read_dev(struct nl_sock *sk, struct rt_dev *d)
+void host_read_dev(struct nl_sock *sk, struct rtune_link *d)
 {
 	int mode = 0, tos = 0;
 
@@ -86,11 +86,11 @@ void host_read_dev(struct nl_sock *sk, struct rt_dev *d)
 
 static int by_ifindex(const void *a, const void *b)
 {
-	return ((const struct rt_dev *)a)->ifindex - ((const struct rt_dev *)b)->ifindex;
+	return ((const struct rtune_link *)a)->ifindex - ((const struct rtune_link *)b)->ifindex;
 }
 
-int host_collect(struct nl_sock *sk, const struct rt_profile *p,
-		 char *const *names, int nnames, struct rt_host *h)
+int host_collect(struct nl_sock *sk, const struct rtune_profile *p,
+		 char *const *names, int nnames, struct rtune_host *h)
 {
 	static struct collect c;
 	int n, i, err, k;
@@ -101,7 +101,7 @@ int host_collect(struct nl_sock *sk, const struct rt_profile *p,
 	c.nnames = nnames;
 	c.h = h;
 	h->n = 0;
-	n = rdma_map(c.ib, RT_MAX_DEVS);
+	n = rdma_map(c.ib, RTUNE_MAX_DEVS);
 	c.nib = n > 0 ? n : 0;	/* no RDMA netlink: no RDMA devices */
 	err = link_foreach(sk, on_link, &c);
 	if (err)

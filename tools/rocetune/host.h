@@ -12,10 +12,10 @@
  * @names, or all netdevs with DCB or RDMA when @nnames is 0).
  * Returns 0 or a negative errno (netlink unavailable).
  */
-int host_collect(struct nl_sock *sk, const struct rt_profile *p,
-		 char *const *names, int nnames, struct rt_host *h);
+int host_collect(struct nl_sock *sk, const struct rtune_profile *p,
+		 char *const *names, int nnames, struct rtune_host *h);
 /* Re-read everything about one device. */
-void host_read_dev(struct nl_sock *sk, struct rt_dev *d);
+void host_read_dev(struct nl_sock *sk, struct rtune_link *d);
 /* Conflicting owners of DCB: lldpad running. */
 bool host_lldpad_running(void);
 

@@ -67,7 +67,7 @@ int link_set_mtu(struct nl_sock *sk, const char *name, uint32_t mtu)
 		return -ENOMEM;
 	}
 	rtnl_link_set_mtu(chg, mtu);
-	rt_writes++;
+	rtune_writes++;
 	err = rtnl_link_change(sk, orig, chg, 0);
 	rtnl_link_put(chg);
 	rtnl_link_put(orig);

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "lock.h"
 
-int rt_lock(int timeout_ms, int *waited)
+int rtune_lock(int timeout_ms, int *waited)
 {
 	const char *path = getenv("ROCETUNE_LOCK");
 	int fd, left = timeout_ms;
@@ -40,7 +40,7 @@ int rt_lock(int timeout_ms, int *waited)
 	return fd;
 }
 
-void rt_unlock(int fd)
+void rtune_unlock(int fd)
 {
 	if (fd >= 0) {
 		flock(fd, LOCK_UN);

@@ -3,6 +3,6 @@
 #define ROCETUNE_LOCK_H
 /* Take the host-wide apply lock (flock on /run/lock/rocetune.lock, or
  * $ROCETUNE_LOCK), waiting up to @timeout_ms. Returns an fd or -errno. */
-int rt_lock(int timeout_ms, int *waited);
-void rt_unlock(int fd);
+int rtune_lock(int timeout_ms, int *waited);
+void rtune_unlock(int fd);
 #endif

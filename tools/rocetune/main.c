@@ -21,9 +21,9 @@
 #include "lock.h"
 #include "output.h"
 
-static struct rt_host g_host, g_saved;
-static struct rt_profile g_prof;
-static struct rt_diags g_diags;
+static struct rtune_host g_host, g_saved;
+static struct rtune_profile g_prof;
+static struct rtune_diags g_diags;
 
 struct opts {
 	bool json, force, dry_run, no_lock;
@@ -50,9 +50,9 @@ static void usage(FILE *f)
 static void json_head(struct jw *j, const struct opts *o)
 {
 	jw_obj(j, NULL);
-	jw_int(j, "json_version", RT_JSON_VERSION);
+	jw_int(j, "json_version", RTUNE_JSON_VERSION);
 	jw_str(j, "tool", "rocetune");
-	jw_str(j, "version", RT_VERSION);
+	jw_str(j, "version", RTUNE_VERSION);
 	jw_str(j, "command", o->cmd);
 	jw_str(j, "profile", o->profile);
 	jw_bool(j, "dry_run", o->dry_run);
@@ -62,7 +62,7 @@ static void json_tail(struct jw *j, const char *result, int code)
 {
 	jw_str(j, "result", result);
 	jw_int(j, "exit_code", code);
-	jw_int(j, "writes", (long long)rt_writes);
+	jw_int(j, "writes", (long long)rtune_writes);
 	jw_end_obj(j);
 }
 
@@ -88,13 +88,13 @@ static int finish_unchanged(const struct opts *o, const char *status,
 		out_diags_json(&j, &g_diags);
 		jw_arr(&j, "devices");
 		jw_end_arr(&j);
-		json_tail(&j, status, RT_EXIT_FAILED);
+		json_tail(&j, status, RTUNE_EXIT_FAILED);
 	} else {
 		diag_print(&g_diags, stderr);
 		if (human)
 			fprintf(stderr, "rocetune: %s: %s\n", o->profile, human);
 	}
-	return RT_EXIT_FAILED;
+	return RTUNE_EXIT_FAILED;
 }
 
 static int finish_invalid(const struct opts *o)
@@ -127,24 +127,24 @@ static int cmd_params(void)
 	int k;
 
 	printf("%-28s %-10s %-10s %-11s %s\n", "name", "unit", "min", "max", "help");
-	for (k = 0; k < RT_P_COUNT; k++)
-		printf("%-28s %-10s %-10u %-11u %s\n", rt_param_descs[k].name,
-		       rt_param_descs[k].unit, rt_param_descs[k].min, rt_param_descs[k].max,
-		       rt_param_descs[k].help);
+	for (k = 0; k < RTUNE_P_COUNT; k++)
+		printf("%-28s %-10s %-10u %-11u %s\n", rtune_param_descs[k].name,
+		       rtune_param_descs[k].unit, rtune_param_descs[k].min, rtune_param_descs[k].max,
+		       rtune_param_descs[k].help);
 	printf("\npresets:\n");
-	for (i = 0; i < rt_preset_count; i++)
-		printf("  %-10s %s\n", rt_presets[i].name, rt_presets[i].help);
+	for (i = 0; i < rtune_preset_count; i++)
+		printf("  %-10s %s\n", rtune_presets[i].name, rtune_presets[i].help);
 	return 0;
 }
 
-static bool profile_wants_dcb(const struct rt_profile *p)
+static bool profile_wants_dcb(const struct rtune_profile *p)
 {
-	return p->has_pfc || p->has_ets || p->trust != RT_TRUST_UNSET;
+	return p->has_pfc || p->has_ets || p->trust != RTUNE_TRUST_UNSET;
 }
 
-static void check_owners(const struct opts *o, struct rt_plan *pl)
+static void check_owners(const struct opts *o, struct rtune_plan *pl)
 {
-	enum rt_sev sev = o->force ? RT_SEV_WARNING : RT_SEV_ERROR;
+	enum rtune_sev sev = o->force ? RTUNE_SEV_WARNING : RTUNE_SEV_ERROR;
 	int i;
 
 	if (!profile_wants_dcb(&g_prof))
@@ -174,7 +174,7 @@ static const char *save_state(void)
 		return NULL;
 	jw_init(&j, f);
 	jw_obj(&j, NULL);
-	jw_int(&j, "json_version", RT_JSON_VERSION);
+	jw_int(&j, "json_version", RTUNE_JSON_VERSION);
 	jw_str(&j, "profile", g_prof.path);
 	out_state_json(&j, "devices", &g_saved);
 	jw_end_obj(&j);
@@ -185,8 +185,8 @@ static const char *save_state(void)
 
 static int cmd_apply(const struct opts *o, bool diff_only)
 {
-	struct rt_plan pl = { 0 };
-	struct rt_apply_result r = { .failed = -1 };
+	struct rtune_plan pl = { 0 };
+	struct rtune_apply_result r = { .failed = -1 };
 	struct nl_sock *sk;
 	const char *saved = NULL, *result;
 	int lockfd = -1, waited = 0, i, code, err;
@@ -195,66 +195,66 @@ static int cmd_apply(const struct opts *o, bool diff_only)
 	if (load_profile(o))
 		return finish_invalid(o);
 	if (!diff_only && !o->no_lock) {
-		lockfd = rt_lock(o->lock_timeout_ms, &waited);
+		lockfd = rtune_lock(o->lock_timeout_ms, &waited);
 		if (lockfd < 0) {
-			diag_add(&g_diags, RT_SEV_ERROR, "", 0, "", "", "lock",
+			diag_add(&g_diags, RTUNE_SEV_ERROR, "", 0, "", "", "lock",
 				 "cannot take the apply lock: %s", strerror(-lockfd));
 			goto fail_early;
 		}
 	}
-	sk = rt_nl_open(NETLINK_ROUTE);
+	sk = rtune_nl_open(NETLINK_ROUTE);
 	if (!sk) {
-		diag_add(&g_diags, RT_SEV_ERROR, "", 0, "", "", "netlink",
+		diag_add(&g_diags, RTUNE_SEV_ERROR, "", 0, "", "", "netlink",
 			 "cannot open rtnetlink: %s", strerror(errno));
 		goto fail_early;
 	}
 	err = host_collect(sk, &g_prof, NULL, 0, &g_host);
 	if (err) {
-		diag_add(&g_diags, RT_SEV_ERROR, "", 0, "", "", "netlink",
+		diag_add(&g_diags, RTUNE_SEV_ERROR, "", 0, "", "", "netlink",
 			 "cannot read the host state: %s", strerror(-err));
 		nl_socket_free(sk);
 		goto fail_early;
 	}
 	if (!g_host.n)
-		diag_add(&g_diags, RT_SEV_ERROR, g_prof.path, 0, "match", "", "no-device",
+		diag_add(&g_diags, RTUNE_SEV_ERROR, g_prof.path, 0, "match", "", "no-device",
 			 "the profile matches no device on this host");
 	g_saved = g_host;
 	check_owners(o, &pl);
 	for (i = 0; i < g_host.n; i++) {
-		struct rt_target t;
+		struct rtune_target t;
 
 		target_from_profile(&g_prof, &g_host.dev[i], i, &t, &pl);
 		plan_device(&g_host.dev[i], i, &t, &pl);
 	}
 	if (pl.nerr || g_diags.nerr) {
 		result = "precondition-failed";
-		code = RT_EXIT_FAILED;
+		code = RTUNE_EXIT_FAILED;
 	} else if (diff_only || o->dry_run) {
 		result = pl.n ? "changes-pending" : "unchanged";
-		code = pl.n ? RT_EXIT_CHANGED : RT_EXIT_UNCHANGED;
+		code = pl.n ? RTUNE_EXIT_CHANGED : RTUNE_EXIT_UNCHANGED;
 	} else if (!pl.n) {
 		result = "unchanged";
-		code = RT_EXIT_UNCHANGED;
+		code = RTUNE_EXIT_UNCHANGED;
 	} else {
 		saved = save_state();
 		if (!saved)
-			diag_add(&g_diags, RT_SEV_WARNING, "", 0, "", "", "state-not-saved",
+			diag_add(&g_diags, RTUNE_SEV_WARNING, "", 0, "", "", "state-not-saved",
 				 "could not save the pre-apply state file (rollback still uses the state in memory)");
 		executed = true;
 		apply_plan(sk, &g_host, &g_saved, &pl, &r);
 		if (r.failed < 0) {
 			result = "changed";
-			code = RT_EXIT_CHANGED;
+			code = RTUNE_EXIT_CHANGED;
 		} else if (r.rollback_complete) {
 			result = "failed-rolled-back";
-			code = RT_EXIT_FAILED;
+			code = RTUNE_EXIT_FAILED;
 		} else {
 			result = "failed-not-rolled-back";
-			code = RT_EXIT_PARTIAL;
+			code = RTUNE_EXIT_PARTIAL;
 		}
 	}
 	nl_socket_free(sk);
-	rt_unlock(lockfd);
+	rtune_unlock(lockfd);
 
 	if (o->json) {
 		struct jw j;
@@ -267,7 +267,7 @@ static int cmd_apply(const struct opts *o, bool diff_only)
 			if (pl.notes[i].dev >= 0)
 				continue;
 			jw_obj(&j, NULL);
-			jw_str(&j, "severity", pl.notes[i].sev == RT_SEV_ERROR ? "error" : "warning");
+			jw_str(&j, "severity", pl.notes[i].sev == RTUNE_SEV_ERROR ? "error" : "warning");
 			jw_str(&j, "code", pl.notes[i].code);
 			jw_str(&j, "message", pl.notes[i].msg);
 			jw_end_obj(&j);
@@ -281,13 +281,13 @@ static int cmd_apply(const struct opts *o, bool diff_only)
 		diag_print(&g_diags, stderr);
 		for (i = 0; i < pl.nnotes; i++)
 			if (pl.notes[i].dev < 0)
-				fprintf(stderr, "%s: %s\n", pl.notes[i].sev == RT_SEV_ERROR ?
+				fprintf(stderr, "%s: %s\n", pl.notes[i].sev == RTUNE_SEV_ERROR ?
 					"error" : "warning", pl.notes[i].msg);
 		if (waited)
 			fprintf(stderr, "rocetune: waited for another rocetune apply to finish\n");
 		out_plan_text(stdout, &g_host, &pl, executed);
 		if (executed && r.failed >= 0) {
-			const struct rt_action *a = &pl.a[r.failed];
+			const struct rtune_action *a = &pl.a[r.failed];
 			char buf[1024];
 
 			act_describe(a, buf, sizeof(buf));
@@ -302,19 +302,19 @@ static int cmd_apply(const struct opts *o, bool diff_only)
 	return code;
 
 fail_early:
-	rt_unlock(lockfd);
+	rtune_unlock(lockfd);
 	return finish_unchanged(o, "error", NULL);
 }
 
 static int cmd_show(const struct opts *o, char **names, int nnames)
 {
-	struct nl_sock *sk = rt_nl_open(NETLINK_ROUTE);
-	const struct rt_profile *p = NULL;
+	struct nl_sock *sk = rtune_nl_open(NETLINK_ROUTE);
+	const struct rtune_profile *p = NULL;
 	int err;
 
 	if (!sk) {
 		fprintf(stderr, "rocetune: cannot open rtnetlink: %s\n", strerror(errno));
-		return RT_EXIT_FAILED;
+		return RTUNE_EXIT_FAILED;
 	}
 	if (o->profile) {
 		if (load_profile(o)) {
@@ -327,7 +327,7 @@ static int cmd_show(const struct opts *o, char **names, int nnames)
 	nl_socket_free(sk);
 	if (err) {
 		fprintf(stderr, "rocetune: cannot read the host state: %s\n", strerror(-err));
-		return RT_EXIT_FAILED;
+		return RTUNE_EXIT_FAILED;
 	}
 	if (o->json) {
 		struct jw j;
@@ -360,7 +360,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--lock-timeout") && i + 1 < argc)
 			o.lock_timeout_ms = atoi(argv[++i]) * 1000;
 		else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			printf("rocetune %s (json_version %d)\n", RT_VERSION, RT_JSON_VERSION);
+			printf("rocetune %s (json_version %d)\n", RTUNE_VERSION, RTUNE_JSON_VERSION);
 			return 0;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
@@ -368,12 +368,12 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "rocetune: unknown option '%s'\n", a);
 			usage(stderr);
-			return RT_EXIT_USAGE;
+			return RTUNE_EXIT_USAGE;
 		}
 	}
 	if (i >= argc) {
 		usage(stderr);
-		return RT_EXIT_USAGE;
+		return RTUNE_EXIT_USAGE;
 	}
 	o.cmd = argv[i++];
 	if (!strcmp(o.cmd, "apply") && i < argc && !strcmp(argv[i], "--dry-run")) {
@@ -385,16 +385,16 @@ int main(int argc, char **argv)
 	if (!strcmp(o.cmd, "show")) {
 		if (i < argc && !strcmp(argv[i], "dev"))
 			return i + 1 < argc ? cmd_show(&o, argv + i + 1, argc - i - 1) :
-					      (usage(stderr), RT_EXIT_USAGE);
+					      (usage(stderr), RTUNE_EXIT_USAGE);
 		if (i + 1 == argc)
 			o.profile = argv[i];
 		else if (i != argc)
-			return usage(stderr), RT_EXIT_USAGE;
+			return usage(stderr), RTUNE_EXIT_USAGE;
 		return cmd_show(&o, NULL, 0);
 	}
 	if (i + 1 != argc) {
 		usage(stderr);
-		return RT_EXIT_USAGE;
+		return RTUNE_EXIT_USAGE;
 	}
 	o.profile = argv[i];
 	if (!strcmp(o.cmd, "check"))
@@ -405,5 +405,5 @@ int main(int argc, char **argv)
 		return cmd_apply(&o, false);
 	fprintf(stderr, "rocetune: unknown command '%s'\n", o.cmd);
 	usage(stderr);
-	return RT_EXIT_USAGE;
+	return RTUNE_EXIT_USAGE;
 }

@@ -5,7 +5,7 @@
 #include <netlink/socket.h>
 #include "nl.h"
 
-struct nl_sock *rt_nl_open(int protocol)
+struct nl_sock *rtune_nl_open(int protocol)
 {
 	struct nl_sock *sk = nl_socket_alloc();
 
@@ -23,7 +23,7 @@ struct nl_sock *rt_nl_open(int protocol)
 	return sk;
 }
 
-int rt_nl_transact(struct nl_sock *sk, struct nl_msg *msg, rt_nl_cb cb, void *arg)
+int rtune_nl_transact(struct nl_sock *sk, struct nl_msg *msg, rtune_nl_cb cb, void *arg)
 {
 	struct nlmsghdr *req = nlmsg_hdr(msg);
 	uint16_t flags = req->nlmsg_flags;
@@ -95,7 +95,7 @@ int rt_nl_transact(struct nl_sock *sk, struct nl_msg *msg, rt_nl_cb cb, void *ar
 	}
 }
 
-int rt_nla_u8(const struct nlattr *a, uint8_t *v)
+int rtune_nla_u8(const struct nlattr *a, uint8_t *v)
 {
 	if (!a || nla_len(a) < 1)
 		return -EPROTO;
@@ -103,7 +103,7 @@ int rt_nla_u8(const struct nlattr *a, uint8_t *v)
 	return 0;
 }
 
-int rt_nla_u32(const struct nlattr *a, uint32_t *v)
+int rtune_nla_u32(const struct nlattr *a, uint32_t *v)
 {
 	if (!a || nla_len(a) < 4)
 		return -EPROTO;
@@ -111,7 +111,7 @@ int rt_nla_u32(const struct nlattr *a, uint32_t *v)
 	return 0;
 }
 
-int rt_nla_str(const struct nlattr *a, char *buf, size_t len)
+int rtune_nla_str(const struct nlattr *a, char *buf, size_t len)
 {
 	const char *s;
 	size_t n;
@@ -127,7 +127,7 @@ int rt_nla_str(const struct nlattr *a, char *buf, size_t len)
 	return 0;
 }
 
-int rt_nla_end_ok(int rem)
+int rtune_nla_end_ok(int rem)
 {
 	/*
 	 * libnl's iterators stop quietly at an attribute that does not fit;
@@ -137,7 +137,7 @@ int rt_nla_end_ok(int rem)
 	return rem >= (int)NLA_HDRLEN ? -EPROTO : 0;
 }
 
-int rt_nla_table(const void *data, int len, const struct nlattr **tb, int max)
+int rtune_nla_table(const void *data, int len, const struct nlattr **tb, int max)
 {
 	struct nlattr *pos;
 	int rem;
@@ -146,5 +146,5 @@ int rt_nla_table(const void *data, int len, const struct nlattr **tb, int max)
 	nla_for_each_attr(pos, (struct nlattr *)data, len, rem)
 		if (nla_type(pos) <= max)
 			tb[nla_type(pos)] = pos;
-	return rt_nla_end_ok(rem);
+	return rtune_nla_end_ok(rem);
 }

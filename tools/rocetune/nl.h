@@ -10,26 +10,26 @@
 
 /* Called for each reply message that is not NLMSG_ERROR/NLMSG_DONE.
  * Return 0 to go on, negative errno to fail the transaction. */
-typedef int (*rt_nl_cb)(struct nlmsghdr *h, void *arg);
+typedef int (*rtune_nl_cb)(struct nlmsghdr *h, void *arg);
 
 /*
  * Send @msg (consumed) and read replies until the ACK (or NLMSG_DONE for a
  * dump). Returns 0, or the negative errno from the kernel's NLMSG_ERROR or
  * from @cb, or -EPROTO for a malformed reply.
  */
-int rt_nl_transact(struct nl_sock *sk, struct nl_msg *msg, rt_nl_cb cb, void *arg);
+int rtune_nl_transact(struct nl_sock *sk, struct nl_msg *msg, rtune_nl_cb cb, void *arg);
 
 /* Open a socket for a netlink protocol; NULL on failure (errno set). */
-struct nl_sock *rt_nl_open(int protocol);
+struct nl_sock *rtune_nl_open(int protocol);
 
 /* Attribute accessors that check the payload length first. */
-int rt_nla_u8(const struct nlattr *a, uint8_t *v);
-int rt_nla_u32(const struct nlattr *a, uint32_t *v);
-int rt_nla_str(const struct nlattr *a, char *buf, size_t len);
+int rtune_nla_u8(const struct nlattr *a, uint8_t *v);
+int rtune_nla_u32(const struct nlattr *a, uint32_t *v);
+int rtune_nla_str(const struct nlattr *a, char *buf, size_t len);
 /* Walk attributes in [data, data+len) into tb[0..max] (last wins), checking
  * that each header lies inside the buffer. Returns 0 or -EPROTO. */
-int rt_nla_table(const void *data, int len, const struct nlattr **tb, int max);
+int rtune_nla_table(const void *data, int len, const struct nlattr **tb, int max);
 /* 0 if an attribute walk ended cleanly with @rem bytes left, else -EPROTO. */
-int rt_nla_end_ok(int rem);
+int rtune_nla_end_ok(int rem);
 
 #endif

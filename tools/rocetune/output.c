@@ -10,22 +10,22 @@ static const char *sel_name(uint8_t s)
 	case 3: return "dgram-port";
 	case 4: return "port";
 	case IEEE_8021QAZ_APP_SEL_DSCP: return "dscp";
-	case RT_DCB_APP_SEL_PCP: return "pcp";
+	case RTUNE_DCB_APP_SEL_PCP: return "pcp";
 	default: return "unknown";
 	}
 }
 
 static void prio_list(char *buf, size_t len, uint32_t m)
 {
-	rt_format_prio_mask(m, buf, len);
+	rtune_format_prio_mask(m, buf, len);
 }
 
-void out_state_text(FILE *f, const struct rt_host *h)
+void out_state_text(FILE *f, const struct rtune_host *h)
 {
 	int i, k, d, p;
 
 	for (i = 0; i < h->n; i++) {
-		const struct rt_dev *v = &h->dev[i];
+		const struct rtune_link *v = &h->dev[i];
 		char buf[64];
 
 		fprintf(f, "%s: ifindex %d mtu %u", v->netdev, v->ifindex, v->mtu);
@@ -49,7 +49,7 @@ void out_state_text(FILE *f, const struct rt_host *h)
 					fprintf(f, " %u", v->dcb.ets.prio_tc[k]);
 				fprintf(f, " tsa");
 				for (k = 0; k < 8; k++)
-					fprintf(f, " %s", rt_tsa_name(v->dcb.ets.tc_tsa[k]));
+					fprintf(f, " %s", rtune_tsa_name(v->dcb.ets.tc_tsa[k]));
 				fprintf(f, " bw");
 				for (k = 0; k < 8; k++)
 					fprintf(f, " %u", v->dcb.ets.tc_tx_bw[k]);
@@ -83,15 +83,15 @@ void out_state_text(FILE *f, const struct rt_host *h)
 				fprintf(f, "    rdma_cm: not available\n");
 			if (v->cc_ok) {
 				fprintf(f, "    cc (%s):", v->cc_backend[0] ? v->cc_backend : "?");
-				for (k = 0; k < RT_P_COUNT; k++) {
-					char t[RT_PARAM_TEXT_MAX];
+				for (k = 0; k < RTUNE_P_COUNT; k++) {
+					char t[RTUNE_PARAM_TEXT_MAX];
 
 					if (!(v->cc_valid & (1u << k)))
 						continue;
-					rt_param_format((enum rt_param_id)k, v->cc.v[k], t, sizeof(t));
+					rtune_param_format((enum rtune_param_id)k, v->cc.v[k], t, sizeof(t));
 					t[strcspn(t, "\n")] = '\0';
 					fprintf(f, "%s%s %s", k % 4 ? "  " : "\n        ",
-						rt_param_descs[k].name, t);
+						rtune_param_descs[k].name, t);
 				}
 				fputc('\n', f);
 			} else {
@@ -122,13 +122,13 @@ static void prios_j(struct jw *j, const char *key, uint32_t m)
 	jw_end_arr(j);
 }
 
-void out_state_json(struct jw *j, const char *key, const struct rt_host *h)
+void out_state_json(struct jw *j, const char *key, const struct rtune_host *h)
 {
 	int i, k, d, p;
 
 	jw_arr(j, key);
 	for (i = 0; i < h->n; i++) {
-		const struct rt_dev *v = &h->dev[i];
+		const struct rtune_link *v = &h->dev[i];
 
 		jw_obj(j, NULL);
 		jw_str(j, "netdev", v->netdev);
@@ -157,7 +157,7 @@ void out_state_json(struct jw *j, const char *key, const struct rt_host *h)
 			arr8j(j, "prio_tc", v->dcb.ets.prio_tc);
 			jw_arr(j, "tsa");
 			for (k = 0; k < 8; k++)
-				jw_str(j, NULL, rt_tsa_name(v->dcb.ets.tc_tsa[k]));
+				jw_str(j, NULL, rtune_tsa_name(v->dcb.ets.tc_tsa[k]));
 			jw_end_arr(j);
 			arr8j(j, "bw", v->dcb.ets.tc_tx_bw);
 			jw_end_obj(j);
@@ -195,9 +195,9 @@ void out_state_json(struct jw *j, const char *key, const struct rt_host *h)
 			jw_obj(j, "cc");
 			jw_str(j, "backend", v->cc_backend);
 			jw_obj(j, "active");
-			for (k = 0; k < RT_P_COUNT; k++)
+			for (k = 0; k < RTUNE_P_COUNT; k++)
 				if (v->cc_valid & (1u << k))
-					jw_int(j, rt_param_descs[k].name, v->cc.v[k]);
+					jw_int(j, rtune_param_descs[k].name, v->cc.v[k]);
 			jw_end_obj(j);
 			jw_end_obj(j);
 		} else {
@@ -208,16 +208,16 @@ void out_state_json(struct jw *j, const char *key, const struct rt_host *h)
 	jw_end_arr(j);
 }
 
-void out_diags_json(struct jw *j, const struct rt_diags *d)
+void out_diags_json(struct jw *j, const struct rtune_diags *d)
 {
 	int i;
 
 	jw_arr(j, "diagnostics");
 	for (i = 0; i < d->n; i++) {
-		const struct rt_diag *x = &d->d[i];
+		const struct rtune_diag *x = &d->d[i];
 
 		jw_obj(j, NULL);
-		jw_str(j, "severity", x->sev == RT_SEV_ERROR ? "error" : "warning");
+		jw_str(j, "severity", x->sev == RTUNE_SEV_ERROR ? "error" : "warning");
 		jw_str(j, "code", x->code);
 		jw_str(j, "file", x->file[0] ? x->file : NULL);
 		if (x->line)
@@ -232,7 +232,7 @@ void out_diags_json(struct jw *j, const struct rt_diags *d)
 	jw_end_arr(j);
 }
 
-const char *act_status(const struct rt_action *a, bool executed)
+const char *act_status(const struct rtune_action *a, bool executed)
 {
 	if (!executed)
 		return "planned";
@@ -243,12 +243,12 @@ const char *act_status(const struct rt_action *a, bool executed)
 	return "not-run";
 }
 
-void out_plan_text(FILE *f, const struct rt_host *h, const struct rt_plan *pl, bool executed)
+void out_plan_text(FILE *f, const struct rtune_host *h, const struct rtune_plan *pl, bool executed)
 {
 	int i, k;
 
 	for (i = 0; i < h->n; i++) {
-		const struct rt_dev *v = &h->dev[i];
+		const struct rtune_link *v = &h->dev[i];
 		int n = 0;
 
 		for (k = 0; k < pl->n; k++)
@@ -260,11 +260,11 @@ void out_plan_text(FILE *f, const struct rt_host *h, const struct rt_plan *pl, b
 		for (k = 0; k < pl->nnotes; k++)
 			if (pl->notes[k].dev == i)
 				fprintf(f, "    %s: %s\n",
-					pl->notes[k].sev == RT_SEV_ERROR ? "error" : "note",
+					pl->notes[k].sev == RTUNE_SEV_ERROR ? "error" : "note",
 					pl->notes[k].msg);
 		for (k = 0; k < pl->n; k++) {
 			char buf[1024];
-			const struct rt_action *a = &pl->a[k];
+			const struct rtune_action *a = &pl->a[k];
 
 			if (a->dev != i)
 				continue;
@@ -278,14 +278,14 @@ void out_plan_text(FILE *f, const struct rt_host *h, const struct rt_plan *pl, b
 	}
 }
 
-void out_devices_json(struct jw *j, const struct rt_host *h, const struct rt_plan *pl,
+void out_devices_json(struct jw *j, const struct rtune_host *h, const struct rtune_plan *pl,
 		      bool executed)
 {
 	int i, k;
 
 	jw_arr(j, "devices");
 	for (i = 0; i < h->n; i++) {
-		const struct rt_dev *v = &h->dev[i];
+		const struct rtune_link *v = &h->dev[i];
 
 		jw_obj(j, NULL);
 		jw_str(j, "netdev", v->netdev);
@@ -299,7 +299,7 @@ void out_devices_json(struct jw *j, const struct rt_host *h, const struct rt_pla
 			if (pl->notes[k].dev != i)
 				continue;
 			jw_obj(j, NULL);
-			jw_str(j, "severity", pl->notes[k].sev == RT_SEV_ERROR ? "error" : "warning");
+			jw_str(j, "severity", pl->notes[k].sev == RTUNE_SEV_ERROR ? "error" : "warning");
 			jw_str(j, "code", pl->notes[k].code);
 			jw_str(j, "message", pl->notes[k].msg);
 			jw_end_obj(j);
@@ -307,7 +307,7 @@ void out_devices_json(struct jw *j, const struct rt_host *h, const struct rt_pla
 		jw_end_arr(j);
 		jw_arr(j, "actions");
 		for (k = 0; k < pl->n; k++) {
-			const struct rt_action *a = &pl->a[k];
+			const struct rtune_action *a = &pl->a[k];
 			char buf[1024];
 
 			if (a->dev != i)
@@ -326,7 +326,7 @@ void out_devices_json(struct jw *j, const struct rt_host *h, const struct rt_pla
 	jw_end_arr(j);
 }
 
-void out_rollback_text(FILE *f, const struct rt_host *h, const struct rt_apply_result *r)
+void out_rollback_text(FILE *f, const struct rtune_host *h, const struct rtune_apply_result *r)
 {
 	int k;
 
@@ -336,7 +336,7 @@ void out_rollback_text(FILE *f, const struct rt_host *h, const struct rt_apply_r
 		"complete, the host is back in its previous state" :
 		"INCOMPLETE, the host is not in its previous state");
 	for (k = 0; k < r->rb.n; k++) {
-		const struct rt_action *a = &r->rb.a[k];
+		const struct rtune_action *a = &r->rb.a[k];
 		char buf[1024];
 
 		act_describe(a, buf, sizeof(buf));
@@ -346,7 +346,7 @@ void out_rollback_text(FILE *f, const struct rt_host *h, const struct rt_apply_r
 	}
 }
 
-void out_rollback_json(struct jw *j, const struct rt_host *h, const struct rt_apply_result *r)
+void out_rollback_json(struct jw *j, const struct rtune_host *h, const struct rtune_apply_result *r)
 {
 	int k;
 
@@ -355,7 +355,7 @@ void out_rollback_json(struct jw *j, const struct rt_host *h, const struct rt_ap
 	jw_bool(j, "complete", r->rollback_attempted && r->rollback_complete);
 	jw_arr(j, "actions");
 	for (k = 0; k < r->rb.n; k++) {
-		const struct rt_action *a = &r->rb.a[k];
+		const struct rtune_action *a = &r->rb.a[k];
 		char buf[1024];
 
 		act_describe(a, buf, sizeof(buf));

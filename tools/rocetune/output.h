@@ -8,20 +8,20 @@
 #include "json.h"
 #include "plan.h"
 
-#define RT_JSON_VERSION 1
+#define RTUNE_JSON_VERSION 1
 /* From the top-level VERSION file (Makefile); the module reports the same. */
-#ifndef RT_VERSION
-#error "RT_VERSION must be defined by the build (see tools/rocetune/Makefile)"
+#ifndef RTUNE_VERSION
+#error "RTUNE_VERSION must be defined by the build (see tools/rocetune/Makefile)"
 #endif
 
-void out_state_text(FILE *f, const struct rt_host *h);
-void out_state_json(struct jw *j, const char *key, const struct rt_host *h);
-void out_diags_json(struct jw *j, const struct rt_diags *d);
-const char *act_status(const struct rt_action *a, bool executed);
-void out_plan_text(FILE *f, const struct rt_host *h, const struct rt_plan *pl, bool executed);
-void out_devices_json(struct jw *j, const struct rt_host *h, const struct rt_plan *pl,
+void out_state_text(FILE *f, const struct rtune_host *h);
+void out_state_json(struct jw *j, const char *key, const struct rtune_host *h);
+void out_diags_json(struct jw *j, const struct rtune_diags *d);
+const char *act_status(const struct rtune_action *a, bool executed);
+void out_plan_text(FILE *f, const struct rtune_host *h, const struct rtune_plan *pl, bool executed);
+void out_devices_json(struct jw *j, const struct rtune_host *h, const struct rtune_plan *pl,
 		      bool executed);
-void out_rollback_text(FILE *f, const struct rt_host *h, const struct rt_apply_result *r);
-void out_rollback_json(struct jw *j, const struct rt_host *h, const struct rt_apply_result *r);
+void out_rollback_text(FILE *f, const struct rtune_host *h, const struct rtune_apply_result *r);
+void out_rollback_json(struct jw *j, const struct rtune_host *h, const struct rtune_apply_result *r);
 
 #endif

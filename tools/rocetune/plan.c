@@ -12,18 +12,18 @@ static const char *const act_names[ACT__COUNT] = {
 	[ACT_CM_MODE] = "roce-mode", [ACT_CM_TOS] = "roce-tos", [ACT_CC] = "cc",
 };
 
-const char *act_name(enum rt_act_kind k)
+const char *act_name(enum rtune_act_kind k)
 {
 	return (unsigned int)k < ACT__COUNT ? act_names[k] : "?";
 }
 
-void plan_note(struct rt_plan *pl, int dev, enum rt_sev sev, const char *code,
+void plan_note(struct rtune_plan *pl, int dev, enum rtune_sev sev, const char *code,
 	       const char *fmt, ...)
 {
-	struct rt_note *n;
+	struct rtune_note *n;
 	va_list ap;
 
-	if (sev == RT_SEV_ERROR)
+	if (sev == RTUNE_SEV_ERROR)
 		pl->nerr++;
 	if (pl->nnotes >= (int)(sizeof(pl->notes) / sizeof(pl->notes[0])))
 		return;
@@ -36,7 +36,7 @@ void plan_note(struct rt_plan *pl, int dev, enum rt_sev sev, const char *code,
 	va_end(ap);
 }
 
-void plan_free(struct rt_plan *pl)
+void plan_free(struct rtune_plan *pl)
 {
 	int i;
 
@@ -47,9 +47,9 @@ void plan_free(struct rt_plan *pl)
 	pl->n = pl->cap = 0;
 }
 
-static struct rt_action *push(struct rt_plan *pl, enum rt_act_kind k, int dev)
+static struct rtune_action *push(struct rtune_plan *pl, enum rtune_act_kind k, int dev)
 {
-	struct rt_action *a;
+	struct rtune_action *a;
 
 	if (pl->n == pl->cap) {
 		int cap = pl->cap ? pl->cap * 2 : 16;
@@ -67,10 +67,10 @@ static struct rt_action *push(struct rt_plan *pl, enum rt_act_kind k, int dev)
 	return a;
 }
 
-void target_from_profile(const struct rt_profile *p, const struct rt_dev *dev,
-			 int devidx, struct rt_target *t, struct rt_plan *pl)
+void target_from_profile(const struct rtune_profile *p, const struct rtune_link *dev,
+			 int devidx, struct rtune_target *t, struct rtune_plan *pl)
 {
-	bool dcb_wanted = p->has_pfc || p->has_ets || p->trust != RT_TRUST_UNSET;
+	bool dcb_wanted = p->has_pfc || p->has_ets || p->trust != RTUNE_TRUST_UNSET;
 	unsigned int d;
 
 	memset(t, 0, sizeof(*t));
@@ -79,7 +79,7 @@ void target_from_profile(const struct rt_profile *p, const struct rt_dev *dev,
 		t->mtu_v = p->mtu;
 	}
 	if (dcb_wanted && !dev->dcb.ok) {
-		plan_note(pl, devidx, RT_SEV_ERROR, "no-dcb",
+		plan_note(pl, devidx, RTUNE_SEV_ERROR, "no-dcb",
 			  "%s does not support DCB (dcbnl: %s): cannot apply [pfc]/[ets]/[trust]",
 			  dev->netdev, strerror(dev->dcb.err ? dev->dcb.err : EOPNOTSUPP));
 		dcb_wanted = false;
@@ -87,40 +87,40 @@ void target_from_profile(const struct rt_profile *p, const struct rt_dev *dev,
 	if (dcb_wanted) {
 		if (p->has_pfc) {
 			if (!dev->dcb.has_pfc)
-				plan_note(pl, devidx, RT_SEV_ERROR, "no-pfc",
+				plan_note(pl, devidx, RTUNE_SEV_ERROR, "no-pfc",
 					  "%s: the driver reports no IEEE PFC state", dev->netdev);
 			t->pfc = dev->dcb.has_pfc;
 			t->pfc_en = p->pfc_en;
 		}
 		if (p->has_ets) {
 			if (!dev->dcb.has_ets)
-				plan_note(pl, devidx, RT_SEV_ERROR, "no-ets",
+				plan_note(pl, devidx, RTUNE_SEV_ERROR, "no-ets",
 					  "%s: the driver reports no IEEE ETS state", dev->netdev);
 			t->ets = dev->dcb.has_ets;
 			memcpy(t->prio_tc, p->prio_tc, 8);
 			memcpy(t->tc_tsa, p->tc_tsa, 8);
 			memcpy(t->tc_bw, p->tc_bw, 8);
 		}
-		if (p->trust != RT_TRUST_UNSET) {
+		if (p->trust != RTUNE_TRUST_UNSET) {
 			t->app = true;
 			for (d = 0; d < 64; d++)
-				t->dscp_prios[d] = (p->trust == RT_TRUST_DSCP && p->dscp_map_set[d]) ?
+				t->dscp_prios[d] = (p->trust == RTUNE_TRUST_DSCP && p->dscp_map_set[d]) ?
 						   (uint8_t)(1u << p->dscp_prio[d]) : 0;
 			if (dev->dcb.has_trust) {
 				t->trust = true;
 				t->ntrust = 1;
-				t->trust_sel[0] = p->trust == RT_TRUST_DSCP ?
-						  IEEE_8021QAZ_APP_SEL_DSCP : RT_DCB_APP_SEL_PCP;
+				t->trust_sel[0] = p->trust == RTUNE_TRUST_DSCP ?
+						  IEEE_8021QAZ_APP_SEL_DSCP : RTUNE_DCB_APP_SEL_PCP;
 			} else {
-				plan_note(pl, devidx, RT_SEV_WARNING, "trust-implicit",
+				plan_note(pl, devidx, RTUNE_SEV_WARNING, "trust-implicit",
 					  "%s: no APP trust table (kernel < 6.2 or driver without it): trust %s is expressed by the DSCP APP entries alone",
-					  dev->netdev, p->trust == RT_TRUST_DSCP ? "dscp" : "pcp");
+					  dev->netdev, p->trust == RTUNE_TRUST_DSCP ? "dscp" : "pcp");
 			}
 		}
 	}
 	if (p->has_roce_mode || p->has_tos || p->has_cc) {
 		if (!dev->has_ib) {
-			plan_note(pl, devidx, RT_SEV_WARNING, "no-rdma-device",
+			plan_note(pl, devidx, RTUNE_SEV_WARNING, "no-rdma-device",
 				  "%s has no RDMA device: [rdma_cm] and [cc] do not apply to it",
 				  dev->netdev);
 			return;
@@ -128,7 +128,7 @@ void target_from_profile(const struct rt_profile *p, const struct rt_dev *dev,
 	}
 	if (p->has_roce_mode || p->has_tos) {
 		if (!dev->cm_ok) {
-			plan_note(pl, devidx, RT_SEV_ERROR, "no-rdma-cm",
+			plan_note(pl, devidx, RTUNE_SEV_ERROR, "no-rdma-cm",
 				  "%s/%u: rdma_cm configfs is not available (modprobe rdma_cm; mount configfs)",
 				  dev->ibdev, dev->port);
 		} else {
@@ -142,7 +142,7 @@ void target_from_profile(const struct rt_profile *p, const struct rt_dev *dev,
 		uint32_t miss;
 
 		if (!dev->cc_ok) {
-			plan_note(pl, devidx, RT_SEV_ERROR, "no-cc",
+			plan_note(pl, devidx, RTUNE_SEV_ERROR, "no-cc",
 				  "%s/%u: rocetune.ko configfs is not available (insmod rocetune.ko)",
 				  dev->ibdev, dev->port);
 			return;
@@ -153,31 +153,31 @@ void target_from_profile(const struct rt_profile *p, const struct rt_dev *dev,
 
 			for (i = 0; !(miss & (1u << i)); i++)
 				;
-			plan_note(pl, devidx, RT_SEV_ERROR, "cc-param-missing",
+			plan_note(pl, devidx, RTUNE_SEV_ERROR, "cc-param-missing",
 				  "%s/%u: rocetune.ko does not expose %s", dev->ibdev, dev->port,
-				  rt_param_descs[i].name);
+				  rtune_param_descs[i].name);
 			return;
 		}
 		t->cc_mask = p->cc_set_mask;
 		t->cc = p->cc;
 		if (!p->preset) {
 			/* overrides on top of what is active must still be coherent */
-			struct rt_param_set s = dev->cc;
+			struct rtune_param_set s = dev->cc;
 			char why[160];
 			int i;
 
-			for (i = 0; i < RT_P_COUNT; i++)
+			for (i = 0; i < RTUNE_P_COUNT; i++)
 				if (t->cc_mask & (1u << i))
 					s.v[i] = t->cc.v[i];
-			if (rt_params_validate(&s, why, sizeof(why)))
-				plan_note(pl, devidx, RT_SEV_ERROR, "cc-invalid",
+			if (rtune_params_validate(&s, why, sizeof(why)))
+				plan_note(pl, devidx, RTUNE_SEV_ERROR, "cc-invalid",
 					  "%s/%u: with the active values, the CC set would be inconsistent: %s",
 					  dev->ibdev, dev->port, why);
 		}
 	}
 }
 
-void target_from_state(const struct rt_dev *s, uint32_t kinds, struct rt_target *t)
+void target_from_state(const struct rtune_link *s, uint32_t kinds, struct rtune_target *t)
 {
 	memset(t, 0, sizeof(*t));
 	if (kinds & (1u << ACT_MTU)) {
@@ -218,17 +218,17 @@ void target_from_state(const struct rt_dev *s, uint32_t kinds, struct rt_target 
 	}
 }
 
-static bool ets_differs(const struct ieee_ets *e, const struct rt_target *t)
+static bool ets_differs(const struct ieee_ets *e, const struct rtune_target *t)
 {
 	return e->willing != t->ets_willing || memcmp(e->prio_tc, t->prio_tc, 8) ||
 	       memcmp(e->tc_tsa, t->tc_tsa, 8) || memcmp(e->tc_tx_bw, t->tc_bw, 8);
 }
 
-int plan_device(const struct rt_dev *cur, int devidx, const struct rt_target *t,
-		struct rt_plan *pl)
+int plan_device(const struct rtune_link *cur, int devidx, const struct rtune_target *t,
+		struct rtune_plan *pl)
 {
 	int n0 = pl->n, i;
-	struct rt_action *a;
+	struct rtune_action *a;
 
 	if (t->ets && cur->dcb.has_ets && ets_differs(&cur->dcb.ets, t)) {
 		a = push(pl, ACT_ETS, devidx);
@@ -309,14 +309,14 @@ int plan_device(const struct rt_dev *cur, int devidx, const struct rt_target *t,
 	if (t->cc_mask && cur->cc_ok) {
 		uint32_t diff = 0;
 
-		for (i = 0; i < RT_P_COUNT; i++)
+		for (i = 0; i < RTUNE_P_COUNT; i++)
 			if ((t->cc_mask & (1u << i)) && cur->cc.v[i] != t->cc.v[i])
 				diff |= 1u << i;
 		if (diff) {
 			a = push(pl, ACT_CC, devidx);
 			a->cc_from = cur->cc;
 			a->cc_to = cur->cc;
-			for (i = 0; i < RT_P_COUNT; i++)
+			for (i = 0; i < RTUNE_P_COUNT; i++)
 				if (diff & (1u << i))
 					a->cc_to.v[i] = t->cc.v[i];
 			a->cc_mask = diff;
@@ -327,7 +327,7 @@ int plan_device(const struct rt_dev *cur, int devidx, const struct rt_target *t,
 
 static void mask8(char *buf, size_t len, uint32_t m)
 {
-	rt_format_prio_mask(m, buf, len);
+	rtune_format_prio_mask(m, buf, len);
 }
 
 static void arr8(char *buf, size_t len, const uint8_t *v, bool tsa)
@@ -338,7 +338,7 @@ static void arr8(char *buf, size_t len, const uint8_t *v, bool tsa)
 	buf[0] = '\0';
 	for (i = 0; i < 8 && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "",
-				      tsa ? rt_tsa_name(v[i]) : "");
+				      tsa ? rtune_tsa_name(v[i]) : "");
 	if (!tsa) {
 		n = 0;
 		for (i = 0; i < 8 && n < len; i++)
@@ -348,11 +348,11 @@ static void arr8(char *buf, size_t len, const uint8_t *v, bool tsa)
 
 static const char *trust_name(uint8_t s)
 {
-	return s == IEEE_8021QAZ_APP_SEL_DSCP ? "dscp" : s == RT_DCB_APP_SEL_PCP ? "pcp" :
+	return s == IEEE_8021QAZ_APP_SEL_DSCP ? "dscp" : s == RTUNE_DCB_APP_SEL_PCP ? "pcp" :
 	       s == 1 ? "ethtype" : s == 2 ? "stream-port" : s == 3 ? "dgram-port" : "port";
 }
 
-void act_describe(const struct rt_action *a, char *buf, size_t len)
+void act_describe(const struct rtune_action *a, char *buf, size_t len)
 {
 	char x[96], y[96];
 	size_t n;
@@ -423,17 +423,17 @@ void act_describe(const struct rt_action *a, char *buf, size_t len)
 		break;
 	case ACT_CC:
 		n = (size_t)snprintf(buf, len, "cc");
-		for (i = 0; i < RT_P_COUNT && n < len; i++) {
-			char f[RT_PARAM_TEXT_MAX], t[RT_PARAM_TEXT_MAX];
+		for (i = 0; i < RTUNE_P_COUNT && n < len; i++) {
+			char f[RTUNE_PARAM_TEXT_MAX], t[RTUNE_PARAM_TEXT_MAX];
 
 			if (!(a->cc_mask & (1u << i)))
 				continue;
-			rt_param_format((enum rt_param_id)i, a->cc_from.v[i], f, sizeof(f));
-			rt_param_format((enum rt_param_id)i, a->cc_to.v[i], t, sizeof(t));
+			rtune_param_format((enum rtune_param_id)i, a->cc_from.v[i], f, sizeof(f));
+			rtune_param_format((enum rtune_param_id)i, a->cc_to.v[i], t, sizeof(t));
 			f[strcspn(f, "\n")] = '\0';
 			t[strcspn(t, "\n")] = '\0';
 			n += (size_t)snprintf(buf + n, len - n, " %s %s -> %s;",
-					      rt_param_descs[i].name, f, t);
+					      rtune_param_descs[i].name, f, t);
 		}
 		if (n < len && buf[n - 1] == ';')
 			buf[n - 1] = '\0';
@@ -443,13 +443,13 @@ void act_describe(const struct rt_action *a, char *buf, size_t len)
 	}
 }
 
-void plan_owner_dcbx(const struct rt_dev *dev, int devidx, bool force, struct rt_plan *pl)
+void plan_owner_dcbx(const struct rtune_link *dev, int devidx, bool force, struct rtune_plan *pl)
 {
-	const struct rt_dcb *d = &dev->dcb;
+	const struct rtune_dcb *d = &dev->dcb;
 
 	if (d->ok && d->has_dcbx &&
 	    ((d->dcbx & DCB_CAP_DCBX_LLD_MANAGED) || !(d->dcbx & DCB_CAP_DCBX_HOST)))
-		plan_note(pl, devidx, force ? RT_SEV_WARNING : RT_SEV_ERROR, "conflict-dcbx",
+		plan_note(pl, devidx, force ? RTUNE_SEV_WARNING : RTUNE_SEV_ERROR, "conflict-dcbx",
 			  "%s: DCBX is managed by %s (dcbx 0x%02x), not the host: settings may be overwritten (or --force)",
 			  dev->netdev, d->dcbx & DCB_CAP_DCBX_LLD_MANAGED ? "an LLDP agent" : "firmware",
 			  d->dcbx);

@@ -11,12 +11,12 @@
 #include "profile.h"
 #include "state.h"
 
-enum rt_act_kind {
+enum rtune_act_kind {
 	ACT_ETS, ACT_PFC, ACT_APP_ADD, ACT_APP_DEL, ACT_TRUST,
 	ACT_MTU, ACT_CM_MODE, ACT_CM_TOS, ACT_CC, ACT__COUNT
 };
 
-struct rt_target {
+struct rtune_target {
 	bool mtu;
 	uint32_t mtu_v;
 	bool pfc;
@@ -34,12 +34,12 @@ struct rt_target {
 	bool cm_tos;
 	int tos;
 	uint32_t cc_mask;
-	struct rt_param_set cc;
+	struct rtune_param_set cc;
 };
 
-struct rt_action {
-	enum rt_act_kind kind;
-	int dev;			/* index in rt_host */
+struct rtune_action {
+	enum rtune_act_kind kind;
+	int dev;			/* index in rtune_host */
 	uint32_t from, to;		/* MTU, mode, ToS, pfc_en */
 	struct ieee_ets ets_from, ets_to;
 	struct ieee_pfc pfc_to;
@@ -47,7 +47,7 @@ struct rt_action {
 	int napps;
 	uint8_t trust_from[8], trust_to[8];
 	int ntrust_from, ntrust_to;
-	struct rt_param_set cc_from, cc_to;
+	struct rtune_param_set cc_from, cc_to;
 	uint32_t cc_mask;		/* parameters that differ */
 	/* results */
 	int err;			/* 0 when done */
@@ -55,39 +55,39 @@ struct rt_action {
 	char why[200];
 };
 
-struct rt_note {
+struct rtune_note {
 	int dev;
-	enum rt_sev sev;
+	enum rtune_sev sev;
 	char code[32];
 	char msg[256];
 };
 
-struct rt_plan {
-	struct rt_action *a;
+struct rtune_plan {
+	struct rtune_action *a;
 	int n, cap;
-	struct rt_note notes[128];
+	struct rtune_note notes[128];
 	int nnotes;
 	int nerr;			/* blocking problems found while planning */
 };
 
 /* The target a profile asks of @dev (parts that do not apply are noted). */
-void target_from_profile(const struct rt_profile *p, const struct rt_dev *dev,
-			 int devidx, struct rt_target *t, struct rt_plan *pl);
+void target_from_profile(const struct rtune_profile *p, const struct rtune_link *dev,
+			 int devidx, struct rtune_target *t, struct rtune_plan *pl);
 /* The target that restores @saved for the action kinds in @kinds. */
-void target_from_state(const struct rt_dev *saved, uint32_t kinds, struct rt_target *t);
+void target_from_state(const struct rtune_link *saved, uint32_t kinds, struct rtune_target *t);
 
 /* Append to @pl the actions taking @cur to @t. Returns count added. */
-int plan_device(const struct rt_dev *cur, int devidx, const struct rt_target *t,
-		struct rt_plan *pl);
+int plan_device(const struct rtune_link *cur, int devidx, const struct rtune_target *t,
+		struct rtune_plan *pl);
 
-void plan_note(struct rt_plan *pl, int dev, enum rt_sev sev, const char *code,
+void plan_note(struct rtune_plan *pl, int dev, enum rtune_sev sev, const char *code,
 	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-void plan_free(struct rt_plan *pl);
+void plan_free(struct rtune_plan *pl);
 /* Conflicting owner: DCBX run by an LLDP agent or firmware, not the host. */
-void plan_owner_dcbx(const struct rt_dev *dev, int devidx, bool force, struct rt_plan *pl);
+void plan_owner_dcbx(const struct rtune_link *dev, int devidx, bool force, struct rtune_plan *pl);
 
-const char *act_name(enum rt_act_kind k);
+const char *act_name(enum rtune_act_kind k);
 /* One-line human description "from -> to" of an action. */
-void act_describe(const struct rt_action *a, char *buf, size_t len);
+void act_describe(const struct rtune_action *a, char *buf, size_t len);
 
 #endif

@@ -18,8 +18,8 @@
 
 struct pctx {
 	const char *file;
-	struct rt_profile *p;
-	struct rt_diags *d;
+	struct rtune_profile *p;
+	struct rtune_diags *d;
 	int line;
 	const char *section;
 	const char *key;
@@ -41,13 +41,13 @@ struct sec_desc {
 	int nkeys;
 };
 
-#define ERR(c, code, ...) diag_add((c)->d, RT_SEV_ERROR, (c)->file, (c)->line, \
+#define ERR(c, code, ...) diag_add((c)->d, RTUNE_SEV_ERROR, (c)->file, (c)->line, \
 				   (c)->section, (c)->key, code, __VA_ARGS__)
 
 static const char *const tsa_names[] = { "strict", "cbs", "ets", "vendor" };
-static const uint8_t tsa_vals[] = { RT_TSA_STRICT, RT_TSA_CBS, RT_TSA_ETS, RT_TSA_VENDOR };
+static const uint8_t tsa_vals[] = { RTUNE_TSA_STRICT, RTUNE_TSA_CBS, RTUNE_TSA_ETS, RTUNE_TSA_VENDOR };
 
-const char *rt_tsa_name(uint8_t tsa)
+const char *rtune_tsa_name(uint8_t tsa)
 {
 	unsigned int i;
 
@@ -124,7 +124,7 @@ static size_t lev(const char *a, const char *b)
 	return row[lb];
 }
 
-const char *rt_suggest(const char *word, const char *const *cands, int n)
+const char *rtune_suggest(const char *word, const char *const *cands, int n)
 {
 	const char *best = NULL;
 	size_t bestd = 3, wl = strlen(word);
@@ -162,20 +162,20 @@ static int valid_glob(const char *g, size_t maxlen)
 	return 1;
 }
 
-static int globs(struct pctx *c, const char *v, char (*out)[RT_GLOB_LEN],
+static int globs(struct pctx *c, const char *v, char (*out)[RTUNE_GLOB_LEN],
 		 int *n, size_t maxlen, const char *what)
 {
-	char buf[MAX_LINE], *tok[RT_MAX_GLOBS];
+	char buf[MAX_LINE], *tok[RTUNE_MAX_GLOBS];
 	int i, k;
 
 	if (*n) {
 		ERR(c, "duplicate-key", "given twice");
 		return -1;
 	}
-	k = split(v, buf, sizeof(buf), tok, RT_MAX_GLOBS);
+	k = split(v, buf, sizeof(buf), tok, RTUNE_MAX_GLOBS);
 	if (k <= 0) {
 		ERR(c, "bad-value", "expected 1 to %d %s names or globs separated by blanks",
-		    RT_MAX_GLOBS, what);
+		    RTUNE_MAX_GLOBS, what);
 		return -1;
 	}
 	for (i = 0; i < k; i++) {
@@ -184,7 +184,7 @@ static int globs(struct pctx *c, const char *v, char (*out)[RT_GLOB_LEN],
 			    tok[i], what, maxlen);
 			return -1;
 		}
-		snprintf(out[i], RT_GLOB_LEN, "%s", tok[i]);
+		snprintf(out[i], RTUNE_GLOB_LEN, "%s", tok[i]);
 	}
 	*n = k;
 	return 0;
@@ -197,7 +197,7 @@ static int k_netdev(struct pctx *c, const char *v)
 
 static int k_rdma(struct pctx *c, const char *v)
 {
-	return globs(c, v, c->p->rdma_globs, &c->p->n_rdma_globs, RT_GLOB_LEN, "RDMA device");
+	return globs(c, v, c->p->rdma_globs, &c->p->n_rdma_globs, RTUNE_GLOB_LEN, "RDMA device");
 }
 
 /* ---- [link] ---- */
@@ -236,7 +236,7 @@ static int k_pfc(struct pctx *c, const char *v)
 {
 	u32 m;
 
-	if (rt_parse_prio_mask(v, strlen(v), &m)) {
+	if (rtune_parse_prio_mask(v, strlen(v), &m)) {
 		ERR(c, "bad-value", "'%s' is not a priority list: expected 'none' or priorities 0-7 like '3' or '0,3-5'", v);
 		return -1;
 	}
@@ -251,9 +251,9 @@ static int k_pfc(struct pctx *c, const char *v)
 static int k_trust_mode(struct pctx *c, const char *v)
 {
 	if (!strcmp(v, "dscp"))
-		c->p->trust = RT_TRUST_DSCP;
+		c->p->trust = RTUNE_TRUST_DSCP;
 	else if (!strcmp(v, "pcp"))
-		c->p->trust = RT_TRUST_PCP;
+		c->p->trust = RTUNE_TRUST_PCP;
 	else {
 		ERR(c, "bad-value", "'%s' is not a trust mode: expected 'dscp' or 'pcp'", v);
 		return -1;
@@ -264,9 +264,9 @@ static int k_trust_mode(struct pctx *c, const char *v)
 
 static int k_dscp_prio(struct pctx *c, const char *v)
 {
-	char buf[MAX_LINE], *tok[2 * RT_NUM_DSCP + 1];
+	char buf[MAX_LINE], *tok[2 * RTUNE_NUM_DSCP + 1];
 	int i, n;
-	struct rt_profile *p = c->p;
+	struct rtune_profile *p = c->p;
 
 	n = split(v, buf, sizeof(buf), tok, (int)(sizeof(tok) / sizeof(tok[0])));
 	if (n <= 0) {
@@ -280,7 +280,7 @@ static int k_dscp_prio(struct pctx *c, const char *v)
 		if (!strcmp(tok[i], "default")) {
 			unsigned int d;
 
-			for (d = 0; d < RT_NUM_DSCP; d++) {
+			for (d = 0; d < RTUNE_NUM_DSCP; d++) {
 				p->dscp_map_set[d] = 1;
 				p->dscp_prio[d] = (uint8_t)(d >> 3);
 			}
@@ -411,14 +411,14 @@ static int k_tos(struct pctx *c, const char *v)
 
 static int k_preset(struct pctx *c, const char *v)
 {
-	const struct rt_preset *pr = rt_preset_lookup(v, strlen(v));
+	const struct rtune_preset *pr = rtune_preset_lookup(v, strlen(v));
 	char names[128] = "";
 	unsigned int i;
 
 	if (!pr) {
-		for (i = 0; i < rt_preset_count; i++)
+		for (i = 0; i < rtune_preset_count; i++)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names),
-				 "%s%s", i ? ", " : "", rt_presets[i].name);
+				 "%s%s", i ? ", " : "", rtune_presets[i].name);
 		ERR(c, "bad-value", "'%s' is not a preset: expected one of %s", v, names);
 		return -1;
 	}
@@ -430,13 +430,13 @@ static int k_preset(struct pctx *c, const char *v)
 
 static int cc_param(struct pctx *c, int id, const char *v)
 {
-	const struct rt_param_desc *pd = &rt_param_descs[id];
+	const struct rtune_param_desc *pd = &rtune_param_descs[id];
 	u32 x;
 
-	if (rt_param_parse((enum rt_param_id)id, v, strlen(v), &x)) {
-		if (pd->kind == RT_KIND_PRIO_MASK)
+	if (rtune_param_parse((enum rtune_param_id)id, v, strlen(v), &x)) {
+		if (pd->kind == RTUNE_KIND_PRIO_MASK)
 			ERR(c, "bad-value", "'%s' is not a priority list: expected 'none' or priorities 0-7 like '3' or '0,3-5'", v);
-		else if (pd->kind == RT_KIND_BOOL)
+		else if (pd->kind == RTUNE_KIND_BOOL)
 			ERR(c, "bad-value", "'%s' is not valid: expected 0 or 1", v);
 		else
 			ERR(c, "bad-value", "'%s' is not valid: expected a decimal %u..%u (%s)",
@@ -509,7 +509,7 @@ static void list_keys(int s, char *buf, size_t len)
 static int do_key(struct pctx *c, const char *key, const char *val)
 {
 	const struct sec_desc *s = &sections[c->sec_idx];
-	const char *cands[RT_P_COUNT + 8];
+	const char *cands[RTUNE_P_COUNT + 8];
 	char valid[512];
 	int i, nc = 0, bit;
 
@@ -521,7 +521,7 @@ static int do_key(struct pctx *c, const char *key, const char *val)
 		cands[nc++] = s->keys[i].name;
 	}
 	if (c->sec_idx == SEC_CC) {
-		int id = rt_param_lookup(key, strlen(key));
+		int id = rtune_param_lookup(key, strlen(key));
 
 		if (id >= 0) {
 			bit = s->nkeys + id;
@@ -530,11 +530,11 @@ static int do_key(struct pctx *c, const char *key, const char *val)
 			c->seen[c->sec_idx] |= 1ull << bit;
 			return cc_param(c, id, val);
 		}
-		for (i = 0; i < RT_P_COUNT; i++)
-			cands[nc++] = rt_param_descs[i].name;
+		for (i = 0; i < RTUNE_P_COUNT; i++)
+			cands[nc++] = rtune_param_descs[i].name;
 	}
 	{
-		const char *sg = rt_suggest(key, cands, nc);
+		const char *sg = rtune_suggest(key, cands, nc);
 
 		list_keys(c->sec_idx, valid, sizeof(valid));
 		if (sg)
@@ -578,7 +578,7 @@ static int valid_ident(const char *s)
 }
 
 int profile_parse_text(const char *name, const char *text, size_t len,
-		       struct rt_profile *p, struct rt_diags *d)
+		       struct rtune_profile *p, struct rtune_diags *d)
 {
 	struct pctx c = { .file = name, .p = p, .d = d, .sec_idx = -1 };
 	int errs0 = d->nerr;
@@ -648,7 +648,7 @@ int profile_parse_text(const char *name, const char *text, size_t len,
 
 				for (j = 0; j < NSECT; j++)
 					cands[j] = sections[j].name;
-				sg = rt_suggest(s, cands, NSECT);
+				sg = rtune_suggest(s, cands, NSECT);
 				c.section = s;
 				ERR(&c, "unknown-section", "unknown section [%s]%s%s%s; valid sections: match, link, pfc, trust, ets, rdma_cm, cc",
 				    s, sg ? " (did you mean [" : "", sg ? sg : "", sg ? "]?)" : "");
@@ -701,19 +701,19 @@ int profile_parse_text(const char *name, const char *text, size_t len,
 	}
 	if (p->preset) {
 		/* preset values first, then the explicit overrides */
-		struct rt_param_set s = p->preset->set;
+		struct rtune_param_set s = p->preset->set;
 		int i;
 
-		for (i = 0; i < RT_P_COUNT; i++)
+		for (i = 0; i < RTUNE_P_COUNT; i++)
 			if (p->cc_set_mask & (1u << i))
 				s.v[i] = p->cc.v[i];
 		p->cc = s;
-		p->cc_set_mask = (1u << RT_P_COUNT) - 1;
+		p->cc_set_mask = (1u << RTUNE_P_COUNT) - 1;
 	}
 	return d->nerr > errs0 ? -1 : 0;
 }
 
-int profile_parse_file(const char *path, struct rt_profile *p, struct rt_diags *d)
+int profile_parse_file(const char *path, struct rtune_profile *p, struct rtune_diags *d)
 {
 	FILE *f = fopen(path, "r");
 	char *buf;
@@ -721,7 +721,7 @@ int profile_parse_file(const char *path, struct rt_profile *p, struct rt_diags *
 	int ret;
 
 	if (!f) {
-		diag_add(d, RT_SEV_ERROR, path, 0, "", "", "open",
+		diag_add(d, RTUNE_SEV_ERROR, path, 0, "", "", "open",
 			 "cannot open: %s", strerror(errno));
 		return -1;
 	}
@@ -732,7 +732,7 @@ int profile_parse_file(const char *path, struct rt_profile *p, struct rt_diags *
 	}
 	n = fread(buf, 1, MAX_FILE + 1, f);
 	if (ferror(f) || n > MAX_FILE) {
-		diag_add(d, RT_SEV_ERROR, path, 0, "", "", "open",
+		diag_add(d, RTUNE_SEV_ERROR, path, 0, "", "", "open",
 			 n > MAX_FILE ? "file larger than 1 MiB" : "read error");
 		free(buf);
 		fclose(f);
@@ -744,7 +744,7 @@ int profile_parse_file(const char *path, struct rt_profile *p, struct rt_diags *
 	return ret;
 }
 
-bool profile_matches(const struct rt_profile *p, const char *netdev,
+bool profile_matches(const struct rtune_profile *p, const char *netdev,
 		     const char *ibdev)
 {
 	int i;
@@ -758,9 +758,9 @@ bool profile_matches(const struct rt_profile *p, const char *netdev,
 	return false;
 }
 
-int profile_dscp_prio(const struct rt_profile *p, unsigned int dscp)
+int profile_dscp_prio(const struct rtune_profile *p, unsigned int dscp)
 {
-	if (dscp >= RT_NUM_DSCP || !p->dscp_map_set[dscp])
+	if (dscp >= RTUNE_NUM_DSCP || !p->dscp_map_set[dscp])
 		return -1;
 	return p->dscp_prio[dscp];
 }

@@ -10,29 +10,29 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../../kmod/core/rt_params.h"
+#include "../../kmod/core/params.h"
 #include "diag.h"
 
-#define RT_MAX_GLOBS	16
-#define RT_GLOB_LEN	64
-#define RT_NUM_PRIO	8
-#define RT_NUM_TC	8
-#define RT_NUM_DSCP	64
+#define RTUNE_MAX_GLOBS	16
+#define RTUNE_GLOB_LEN	64
+#define RTUNE_NUM_PRIO	8
+#define RTUNE_NUM_TC	8
+#define RTUNE_NUM_DSCP	64
 
 /* Overhead the kernel subtracts from the netdev MTU to get the RoCE MTU
  * (iboe_get_mtu(): GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4). */
-#define RT_ROCE_HDR_OVERHEAD 96
+#define RTUNE_ROCE_HDR_OVERHEAD 96
 
-enum rt_trust { RT_TRUST_UNSET, RT_TRUST_PCP, RT_TRUST_DSCP };
-enum rt_tsa { RT_TSA_STRICT = 0, RT_TSA_CBS = 1, RT_TSA_ETS = 2, RT_TSA_VENDOR = 255 };
+enum rtune_trust { RTUNE_TRUST_UNSET, RTUNE_TRUST_PCP, RTUNE_TRUST_DSCP };
+enum rtune_tsa { RTUNE_TSA_STRICT = 0, RTUNE_TSA_CBS = 1, RTUNE_TSA_ETS = 2, RTUNE_TSA_VENDOR = 255 };
 
-struct rt_profile {
+struct rtune_profile {
 	char path[256];
 
 	/* [match] */
-	char netdev_globs[RT_MAX_GLOBS][RT_GLOB_LEN];
+	char netdev_globs[RTUNE_MAX_GLOBS][RTUNE_GLOB_LEN];
 	int n_netdev_globs;
-	char rdma_globs[RT_MAX_GLOBS][RT_GLOB_LEN];
+	char rdma_globs[RTUNE_MAX_GLOBS][RTUNE_GLOB_LEN];
 	int n_rdma_globs;
 
 	/* [link] */
@@ -46,16 +46,16 @@ struct rt_profile {
 	uint8_t pfc_en;			/* bitmap by priority */
 
 	/* [trust] */
-	enum rt_trust trust;
+	enum rtune_trust trust;
 	bool has_dscp_map;
-	uint8_t dscp_map_set[RT_NUM_DSCP];	/* 1 if the DSCP is mapped */
-	uint8_t dscp_prio[RT_NUM_DSCP];
+	uint8_t dscp_map_set[RTUNE_NUM_DSCP];	/* 1 if the DSCP is mapped */
+	uint8_t dscp_prio[RTUNE_NUM_DSCP];
 
 	/* [ets] */
 	bool has_ets;
-	uint8_t prio_tc[RT_NUM_PRIO];
-	uint8_t tc_tsa[RT_NUM_TC];
-	uint8_t tc_bw[RT_NUM_TC];
+	uint8_t prio_tc[RTUNE_NUM_PRIO];
+	uint8_t tc_tsa[RTUNE_NUM_TC];
+	uint8_t tc_bw[RTUNE_NUM_TC];
 
 	/* [rdma_cm] */
 	bool has_roce_mode;
@@ -65,35 +65,35 @@ struct rt_profile {
 
 	/* [cc] */
 	bool has_cc;
-	const struct rt_preset *preset;
+	const struct rtune_preset *preset;
 	uint32_t cc_set_mask;		/* bit i: parameter i declared (or from preset) */
-	struct rt_param_set cc;
+	struct rtune_param_set cc;
 
 	/* where each setting came from, for cross-field messages */
-	struct rt_where {
+	struct rtune_where {
 		int line;
 	} w_mtu, w_roce_mtu, w_pfc, w_trust, w_map, w_ets, w_bw, w_mode, w_tos,
-	  w_cc[RT_P_COUNT], w_preset;
+	  w_cc[RTUNE_P_COUNT], w_preset;
 };
 
 /* Parse @path into @p. Errors and warnings go to @d. Returns 0 or -1. */
-int profile_parse_file(const char *path, struct rt_profile *p, struct rt_diags *d);
+int profile_parse_file(const char *path, struct rtune_profile *p, struct rtune_diags *d);
 /* Parse text already in memory (name is used in messages). */
 int profile_parse_text(const char *name, const char *text, size_t len,
-		       struct rt_profile *p, struct rt_diags *d);
+		       struct rtune_profile *p, struct rtune_diags *d);
 /* Cross-field checks. Returns 0 or -1 (errors in @d). */
-int profile_validate(const struct rt_profile *p, struct rt_diags *d);
+int profile_validate(const struct rtune_profile *p, struct rtune_diags *d);
 
 /* Does the profile apply to this netdev / RDMA device (NULL = none)? */
-bool profile_matches(const struct rt_profile *p, const char *netdev,
+bool profile_matches(const struct rtune_profile *p, const char *netdev,
 		     const char *ibdev);
 
 /* The priority a DSCP maps to under the profile, or -1. */
-int profile_dscp_prio(const struct rt_profile *p, unsigned int dscp);
+int profile_dscp_prio(const struct rtune_profile *p, unsigned int dscp);
 
-const char *rt_tsa_name(uint8_t tsa);
+const char *rtune_tsa_name(uint8_t tsa);
 
 /* Closest candidate to @word (edit distance <= 2 or a prefix), or NULL. */
-const char *rt_suggest(const char *word, const char *const *cands, int n);
+const char *rtune_suggest(const char *word, const char *const *cands, int n);
 
 #endif

@@ -32,13 +32,13 @@ static int dev_cb(struct nlmsghdr *h, void *arg)
 	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
 	struct rdev d = { 0 };
 
-	if (rt_nla_table(nlmsg_data(h), (int)h->nlmsg_len - NLMSG_HDRLEN, tb,
+	if (rtune_nla_table(nlmsg_data(h), (int)h->nlmsg_len - NLMSG_HDRLEN, tb,
 			 RDMA_NLDEV_ATTR_MAX - 1))
 		return -EPROTO;
-	if (rt_nla_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX], &d.idx) ||
-	    rt_nla_str(tb[RDMA_NLDEV_ATTR_DEV_NAME], d.name, sizeof(d.name)))
+	if (rtune_nla_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX], &d.idx) ||
+	    rtune_nla_str(tb[RDMA_NLDEV_ATTR_DEV_NAME], d.name, sizeof(d.name)))
 		return -EPROTO;
-	if (rt_nla_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX], &d.nports))
+	if (rtune_nla_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX], &d.nports))
 		d.nports = 1;
 	if (d.nports > 64)
 		return -EPROTO;
@@ -49,24 +49,24 @@ static int dev_cb(struct nlmsghdr *h, void *arg)
 
 static int port_cb(struct nlmsghdr *h, void *arg)
 {
-	struct rt_ibport *p = arg;
+	struct rtune_ibport *p = arg;
 	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX];
 	uint32_t ifi;
 
-	if (rt_nla_table(nlmsg_data(h), (int)h->nlmsg_len - NLMSG_HDRLEN, tb,
+	if (rtune_nla_table(nlmsg_data(h), (int)h->nlmsg_len - NLMSG_HDRLEN, tb,
 			 RDMA_NLDEV_ATTR_MAX - 1))
 		return -EPROTO;
 	if (tb[RDMA_NLDEV_ATTR_NDEV_NAME] &&
-	    rt_nla_str(tb[RDMA_NLDEV_ATTR_NDEV_NAME], p->netdev, sizeof(p->netdev)))
+	    rtune_nla_str(tb[RDMA_NLDEV_ATTR_NDEV_NAME], p->netdev, sizeof(p->netdev)))
 		return -EPROTO;
-	if (tb[RDMA_NLDEV_ATTR_NDEV_INDEX] && !rt_nla_u32(tb[RDMA_NLDEV_ATTR_NDEV_INDEX], &ifi))
+	if (tb[RDMA_NLDEV_ATTR_NDEV_INDEX] && !rtune_nla_u32(tb[RDMA_NLDEV_ATTR_NDEV_INDEX], &ifi))
 		p->ifindex = (int)ifi;
 	return 0;
 }
 
-int rdma_map(struct rt_ibport *out, int max)
+int rdma_map(struct rtune_ibport *out, int max)
 {
-	struct nl_sock *sk = rt_nl_open(NETLINK_RDMA);
+	struct nl_sock *sk = rtune_nl_open(NETLINK_RDMA);
 	struct devlist dl = { .n = 0 };
 	struct nl_msg *msg;
 	int err, i, n = 0;
@@ -80,12 +80,12 @@ int rdma_map(struct rt_ibport *out, int max)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = rt_nl_transact(sk, msg, dev_cb, &dl);
+	err = rtune_nl_transact(sk, msg, dev_cb, &dl);
 	if (err)
 		goto out;
 	for (i = 0; i < dl.n; i++) {
 		for (p = 1; p <= dl.d[i].nports && n < max; p++) {
-			struct rt_ibport ip = { .port = p };
+			struct rtune_ibport ip = { .port = p };
 
 			snprintf(ip.ibdev, sizeof(ip.ibdev), "%s", dl.d[i].name);
 			msg = nlmsg_alloc_simple(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
@@ -97,7 +97,7 @@ int rdma_map(struct rt_ibport *out, int max)
 				err = -ENOMEM;
 				goto out;
 			}
-			err = rt_nl_transact(sk, msg, port_cb, &ip);
+			err = rtune_nl_transact(sk, msg, port_cb, &ip);
 			if (err)
 				continue;	/* port vanished: skip it */
 			out[n++] = ip;

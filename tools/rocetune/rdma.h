@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-struct rt_ibport {
+struct rtune_ibport {
 	char ibdev[64];
 	uint32_t port;
 	char netdev[16];
@@ -13,6 +13,6 @@ struct rt_ibport {
 };
 
 /* Fill up to @max entries; returns the count or a negative errno. */
-int rdma_map(struct rt_ibport *out, int max);
+int rdma_map(struct rtune_ibport *out, int max);
 
 #endif

@@ -14,7 +14,7 @@
 #include "cfs.h"
 #include "rdmacm.h"
 
-const char *rt_configfs_root(void)
+const char *rtune_configfs_root(void)
 {
 	const char *r = getenv("ROCETUNE_CONFIGFS");
 
@@ -25,7 +25,7 @@ static int open_group(const char *ibdev, char *dir, size_t len, int *created)
 {
 	char base[256];
 
-	snprintf(base, sizeof(base), "%s/rdma_cm", rt_configfs_root());
+	snprintf(base, sizeof(base), "%s/rdma_cm", rtune_configfs_root());
 	if (!cfs_exists(base))
 		return -ENOENT;
 	snprintf(dir, len, "%s/%s", base, ibdev);

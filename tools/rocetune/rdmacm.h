@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-const char *rt_configfs_root(void);
+const char *rtune_configfs_root(void);
 int cm_get(const char *ibdev, uint32_t port, int *mode, int *tos);
 int cm_set(const char *ibdev, uint32_t port, int mode, int tos);	/* -1 = leave */
 

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "dcbnl_compat.h"
-#include "../../kmod/core/rt_params.h"
+#include "../../kmod/core/params.h"
 
-struct rt_dcb {
+struct rtune_dcb {
 	bool ok;		/* the netdev answered DCB_CMD_IEEE_GET */
 	int err;		/* errno when it did not */
 	bool has_ets;
@@ -29,7 +29,7 @@ struct rt_dcb {
 	uint8_t dcbx;
 };
 
-struct rt_dev {
+struct rtune_link {
 	char netdev[16];
 	int ifindex;
 	bool link_ok;
@@ -39,7 +39,7 @@ struct rt_dev {
 	char ibdev[64];
 	uint32_t port;
 
-	struct rt_dcb dcb;
+	struct rtune_dcb dcb;
 
 	bool cm_ok;		/* rdma_cm configfs readable for this port */
 	int roce_mode;		/* 1, 2, 0 = unknown */
@@ -47,18 +47,18 @@ struct rt_dev {
 
 	bool cc_ok;		/* rocetune.ko configfs present for this port */
 	char cc_backend[32];
-	struct rt_param_set cc;	/* active values */
+	struct rtune_param_set cc;	/* active values */
 	uint32_t cc_valid;	/* bit i: cc.v[i] was read */
 };
 
-#define RT_MAX_DEVS 256
+#define RTUNE_MAX_DEVS 256
 
-struct rt_host {
-	struct rt_dev dev[RT_MAX_DEVS];
+struct rtune_host {
+	struct rtune_link dev[RTUNE_MAX_DEVS];
 	int n;
 };
 
 /* Count of state-changing writes sent this run (netlink sets, configfs writes). */
-extern unsigned long rt_writes;
+extern unsigned long rtune_writes;
 
 #endif

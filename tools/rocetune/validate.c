@@ -8,13 +8,13 @@
 #include "profile.h"
 
 #define VERR(p, d, line, sec, key, code, ...) \
-	diag_add(d, RT_SEV_ERROR, (p)->path, line, sec, key, code, __VA_ARGS__)
+	diag_add(d, RTUNE_SEV_ERROR, (p)->path, line, sec, key, code, __VA_ARGS__)
 #define VWARN(p, d, line, sec, key, code, ...) \
-	diag_add(d, RT_SEV_WARNING, (p)->path, line, sec, key, code, __VA_ARGS__)
+	diag_add(d, RTUNE_SEV_WARNING, (p)->path, line, sec, key, code, __VA_ARGS__)
 
-static void check_mtu(const struct rt_profile *p, struct rt_diags *d)
+static void check_mtu(const struct rtune_profile *p, struct rtune_diags *d)
 {
-	uint32_t need = p->roce_mtu + RT_ROCE_HDR_OVERHEAD;
+	uint32_t need = p->roce_mtu + RTUNE_ROCE_HDR_OVERHEAD;
 
 	if (p->has_mtu && p->mtu < need)
 		VERR(p, d, p->w_mtu.line, "link", "mtu", "mtu-too-small",
@@ -22,30 +22,30 @@ static void check_mtu(const struct rt_profile *p, struct rt_diags *d)
 		     p->mtu, p->roce_mtu, need, p->roce_mtu + 104);
 }
 
-static void check_trust(const struct rt_profile *p, struct rt_diags *d)
+static void check_trust(const struct rtune_profile *p, struct rtune_diags *d)
 {
-	if (p->has_dscp_map && p->trust != RT_TRUST_DSCP)
+	if (p->has_dscp_map && p->trust != RTUNE_TRUST_DSCP)
 		VERR(p, d, p->w_map.line, "trust", "dscp_prio", "map-without-dscp-trust",
 		     "dscp_prio needs mode = dscp (DSCP entries switch trust to DSCP on mlx5, bnxt, ice)");
-	if (p->trust == RT_TRUST_DSCP && !p->has_dscp_map)
+	if (p->trust == RTUNE_TRUST_DSCP && !p->has_dscp_map)
 		VERR(p, d, p->w_trust.line, "trust", "mode", "dscp-trust-without-map",
 		     "mode = dscp needs dscp_prio (e.g. 'default' or '26:3 48:6')");
 }
 
-static void check_ets(const struct rt_profile *p, struct rt_diags *d)
+static void check_ets(const struct rtune_profile *p, struct rtune_diags *d)
 {
 	unsigned int sum = 0, i, nets = 0;
 
 	if (!p->has_ets)
 		return;
-	for (i = 0; i < RT_NUM_TC; i++) {
-		if (p->tc_tsa[i] == RT_TSA_ETS) {
+	for (i = 0; i < RTUNE_NUM_TC; i++) {
+		if (p->tc_tsa[i] == RTUNE_TSA_ETS) {
 			nets++;
 			sum += p->tc_bw[i];
 		} else if (p->tc_bw[i]) {
 			VERR(p, d, p->w_bw.line, "ets", "bw", "ets-bw-non-ets",
 			     "TC %u has bandwidth %u%% but TSA %s: bandwidth applies only to ets TCs (set 0)",
-			     i, p->tc_bw[i], rt_tsa_name(p->tc_tsa[i]));
+			     i, p->tc_bw[i], rtune_tsa_name(p->tc_tsa[i]));
 			return;
 		}
 	}
@@ -54,7 +54,7 @@ static void check_ets(const struct rt_profile *p, struct rt_diags *d)
 		     "bandwidth of ets TCs sums to %u%%: must be 100", sum);
 }
 
-static void check_roce(const struct rt_profile *p, struct rt_diags *d)
+static void check_roce(const struct rtune_profile *p, struct rtune_diags *d)
 {
 	unsigned int dscp = p->tos >> 2, ecn = p->tos & 3;
 	int prio;
@@ -66,7 +66,7 @@ static void check_roce(const struct rt_profile *p, struct rt_diags *d)
 		VERR(p, d, p->w_tos.line, "rdma_cm", "tos", "tos-ce",
 		     "tos %u carries ECN CE (3): use DSCP<<2 | 2 (ECT(0)), e.g. %u",
 		     p->tos, (dscp << 2) | 2);
-	if (p->trust != RT_TRUST_DSCP)
+	if (p->trust != RTUNE_TRUST_DSCP)
 		return;
 	prio = profile_dscp_prio(p, dscp);
 	if (prio < 0) {
@@ -83,39 +83,39 @@ static void check_roce(const struct rt_profile *p, struct rt_diags *d)
 			VWARN(p, d, p->w_pfc.line, "pfc", "priorities", "pfc-extra-prios",
 			      "PFC is enabled on more priorities than RoCE's priority %d", prio);
 	}
-	if (p->cc_set_mask & (1u << RT_P_ECN_ENABLED_PRIOS)) {
-		ecn_prios = p->cc.v[RT_P_ECN_ENABLED_PRIOS];
+	if (p->cc_set_mask & (1u << RTUNE_P_ECN_ENABLED_PRIOS)) {
+		ecn_prios = p->cc.v[RTUNE_P_ECN_ENABLED_PRIOS];
 		if (!(ecn_prios & (1u << prio)))
-			VWARN(p, d, p->w_cc[RT_P_ECN_ENABLED_PRIOS].line, "cc", "ecn_enabled_prios", "ecn-not-on-roce-prio",
+			VWARN(p, d, p->w_cc[RTUNE_P_ECN_ENABLED_PRIOS].line, "cc", "ecn_enabled_prios", "ecn-not-on-roce-prio",
 			      "ECN is not enabled on RoCE's priority %d", prio);
 		else if (ecn == 0)
 			VWARN(p, d, p->w_tos.line, "rdma_cm", "tos", "tos-not-ect",
 			      "tos %u has ECN bits 0 (Not-ECT) although ECN is enabled on priority %d; %u sets ECT(0)",
 			      p->tos, prio, (dscp << 2) | 2);
 	}
-	if ((p->cc_set_mask & (1u << RT_P_RP_ENABLED_PRIOS)) &&
-	    !(p->cc.v[RT_P_RP_ENABLED_PRIOS] & (1u << prio)))
-		VWARN(p, d, p->w_cc[RT_P_RP_ENABLED_PRIOS].line, "cc", "rp_enabled_prios", "rp-not-on-roce-prio",
+	if ((p->cc_set_mask & (1u << RTUNE_P_RP_ENABLED_PRIOS)) &&
+	    !(p->cc.v[RTUNE_P_RP_ENABLED_PRIOS] & (1u << prio)))
+		VWARN(p, d, p->w_cc[RTUNE_P_RP_ENABLED_PRIOS].line, "cc", "rp_enabled_prios", "rp-not-on-roce-prio",
 		      "the reaction point is not enabled on RoCE's priority %d", prio);
-	if ((p->cc_set_mask & (1u << RT_P_NP_ENABLED_PRIOS)) &&
-	    !(p->cc.v[RT_P_NP_ENABLED_PRIOS] & (1u << prio)))
-		VWARN(p, d, p->w_cc[RT_P_NP_ENABLED_PRIOS].line, "cc", "np_enabled_prios", "np-not-on-roce-prio",
+	if ((p->cc_set_mask & (1u << RTUNE_P_NP_ENABLED_PRIOS)) &&
+	    !(p->cc.v[RTUNE_P_NP_ENABLED_PRIOS] & (1u << prio)))
+		VWARN(p, d, p->w_cc[RTUNE_P_NP_ENABLED_PRIOS].line, "cc", "np_enabled_prios", "np-not-on-roce-prio",
 		      "the notification point is not enabled on RoCE's priority %d", prio);
 }
 
-static void check_cnp(const struct rt_profile *p, struct rt_diags *d)
+static void check_cnp(const struct rtune_profile *p, struct rtune_diags *d)
 {
-	const u32 need = (1u << RT_P_NP_CNP_DSCP) | (1u << RT_P_NP_CNP_PRIO);
+	const u32 need = (1u << RTUNE_P_NP_CNP_DSCP) | (1u << RTUNE_P_NP_CNP_PRIO);
 	unsigned int cdscp, cprio;
 	int line, mapped;
 
 	if ((p->cc_set_mask & need) != need)
 		return;
-	cdscp = p->cc.v[RT_P_NP_CNP_DSCP];
-	cprio = p->cc.v[RT_P_NP_CNP_PRIO];
-	line = p->w_cc[RT_P_NP_CNP_PRIO].line ? p->w_cc[RT_P_NP_CNP_PRIO].line :
+	cdscp = p->cc.v[RTUNE_P_NP_CNP_DSCP];
+	cprio = p->cc.v[RTUNE_P_NP_CNP_PRIO];
+	line = p->w_cc[RTUNE_P_NP_CNP_PRIO].line ? p->w_cc[RTUNE_P_NP_CNP_PRIO].line :
 	       p->w_preset.line;
-	if (p->trust == RT_TRUST_DSCP) {
+	if (p->trust == RTUNE_TRUST_DSCP) {
 		mapped = profile_dscp_prio(p, cdscp);
 		if (mapped < 0)
 			VERR(p, d, line, "cc", "np_cnp_dscp", "cnp-dscp-unmapped",
@@ -129,16 +129,16 @@ static void check_cnp(const struct rt_profile *p, struct rt_diags *d)
 	if (p->has_pfc && (p->pfc_en & (1u << cprio)))
 		VWARN(p, d, line, "cc", "np_cnp_prio", "cnp-prio-pfc",
 		      "CNP priority %u has PFC enabled: CNPs should go on a strict, lossy priority (NVIDIA: 6)", cprio);
-	if (p->has_tos && p->trust == RT_TRUST_DSCP &&
+	if (p->has_tos && p->trust == RTUNE_TRUST_DSCP &&
 	    profile_dscp_prio(p, p->tos >> 2) == (int)cprio)
 		VERR(p, d, line, "cc", "np_cnp_prio", "cnp-prio-same-as-roce",
 		     "CNP priority %u is the RoCE data priority: CNPs would queue behind the congested data", cprio);
 }
 
-int profile_validate(const struct rt_profile *p, struct rt_diags *d)
+int profile_validate(const struct rtune_profile *p, struct rtune_diags *d)
 {
 	int errs0 = d->nerr;
-	struct rt_param_set s;
+	struct rtune_param_set s;
 	char why[160];
 
 	check_mtu(p, d);
@@ -148,11 +148,11 @@ int profile_validate(const struct rt_profile *p, struct rt_diags *d)
 	check_cnp(p, d);
 	if (p->preset) {
 		s = p->cc;
-		if (rt_params_validate(&s, why, sizeof(why)))
+		if (rtune_params_validate(&s, why, sizeof(why)))
 			VERR(p, d, p->w_preset.line, "cc", "preset", "cc-invalid",
 			     "the CC parameter set is inconsistent: %s", why);
 	}
-	if (!p->has_mtu && !p->has_pfc && p->trust == RT_TRUST_UNSET &&
+	if (!p->has_mtu && !p->has_pfc && p->trust == RTUNE_TRUST_UNSET &&
 	    !p->has_ets && !p->has_roce_mode && !p->has_tos && !p->has_cc)
 		VWARN(p, d, 0, "", "", "empty-profile", "the profile declares nothing to apply");
 	return d->nerr > errs0 ? -1 : 0;

@@ -5,8 +5,8 @@
  * userspace tools and host unit tests. This header is the only place that
  * knows which side it is on.
  */
-#ifndef _ROCETUNE_RT_TYPES_H
-#define _ROCETUNE_RT_TYPES_H
+#ifndef _ROCETUNE_CORE_TYPES_H
+#define _ROCETUNE_CORE_TYPES_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>
@@ -31,4 +31,4 @@ typedef int64_t s64;
 #endif
 #endif
 
-#endif /* _ROCETUNE_RT_TYPES_H */
+#endif /* _ROCETUNE_CORE_TYPES_H */

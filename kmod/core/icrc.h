@@ -11,15 +11,15 @@
  * Pure C, no kernel dependencies: built into rocetune.ko and the host
  * unit tests.
  */
-#ifndef _ROCETUNE_RT_ICRC_H
-#define _ROCETUNE_RT_ICRC_H
+#ifndef _ROCETUNE_CORE_ICRC_H
+#define _ROCETUNE_CORE_ICRC_H
 
-#include "rt_types.h"
+#include "types.h"
 
-#define RT_ICRC_LEN	4
+#define RTUNE_ICRC_LEN	4
 
 /* Plain CRC-32 update (reflected, poly 0xedb88320, no final inversion). */
-u32 rt_crc32_update(u32 crc, const u8 *p, size_t len);
+u32 rtune_crc32_update(u32 crc, const u8 *p, size_t len);
 
 /*
  * ICRC of the RoCEv2 packet at @pkt, which starts at its IP header (v4 or
@@ -27,15 +27,15 @@ u32 rt_crc32_update(u32 crc, const u8 *p, size_t len);
  * the ICRC. Returns 0 and the ICRC in *@icrc, or -EINVAL if @pkt is too
  * short for its headers or is not IP/UDP.
  */
-int rt_icrc_compute(const u8 *pkt, size_t len, u32 *icrc);
+int rtune_icrc_compute(const u8 *pkt, size_t len, u32 *icrc);
 
 /* Store @icrc at @p in wire order. */
-void rt_icrc_put(u8 *p, u32 icrc);
+void rtune_icrc_put(u8 *p, u32 icrc);
 
 /*
  * True if the packet at @pkt (IP header first, @len bytes including the
  * trailing ICRC) carries a correct ICRC.
  */
-bool rt_icrc_valid(const u8 *pkt, size_t len);
+bool rtune_icrc_valid(const u8 *pkt, size_t len);
 
-#endif /* _ROCETUNE_RT_ICRC_H */
+#endif /* _ROCETUNE_CORE_ICRC_H */

@@ -8,7 +8,9 @@
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$TOP/build/lab/demo
-rm -rf "$OUT"
+rm -rf "$OUT" "$OUT.log"
+# The log sits beside the run directory; on a fresh clone neither exists.
+mkdir -p "${OUT%/*}" || exit 1
 echo "rocetune lab: booting 2 QEMU guests (TCG, about 15 s), output in $OUT"
 "$TOP/selftests/lab/lab-run" --hosts 2 --timeout 600 --out "$OUT" --keep \
 	--script all="$TOP/selftests/lab/demo-guest.sh" >"$OUT.log" 2>&1 &

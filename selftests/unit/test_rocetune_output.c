@@ -225,13 +225,13 @@ static void test_state(void)
 /* The rollback target for what @pl touched on device @i. */
 static void restore_target(const struct rtune_plan *pl, int i, struct rtune_target *t)
 {
-	uint32_t kinds = 0;
+	struct rtune_touched touched = { { 0 } };
 	int k;
 
 	for (k = 0; k < pl->n; k++)
 		if (pl->a[k].dev == i)
-			kinds |= 1u << pl->a[k].kind;
-	target_from_state(&saved.dev[i], kinds, t);
+			plan_touch(&touched, &pl->a[k]);
+	target_from_state(&saved.dev[i], &touched, t);
 }
 
 static void test_plan(void)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/tap.h"
-#include "../../tools/rocetune/plan.h"
+#include "../../tools/rocetune/obj.h"
 
 static const char lossless[] =
 	"[match]\nnetdev = dcb*\n[link]\nmtu = 4200\n[trust]\nmode = dscp\ndscp_prio = default\n"
@@ -53,41 +53,60 @@ static void fresh(struct rtune_link *v)
 	v->cc_valid = (1u << RTUNE_P_COUNT) - 1;
 }
 
-/* What a well-behaved host does with each action. */
+/* What a well-behaved host does with each action. The DSCP entries go
+ * through rtune_app_entries(), the list that apply sends. */
 static void sim(struct rtune_link *v, const struct rtune_action *a)
 {
-	int i;
+	const char *k = act_name(a);
+	struct dcb_app apps[64 * 8];
+	int i, n;
 
-	switch (a->kind) {
-	case ACT_ETS: v->dcb.ets = a->ets_to; break;
-	case ACT_PFC: v->dcb.pfc.pfc_en = (uint8_t)a->to; break;
-	case ACT_APP_ADD:
-		for (i = 0; i < a->napps; i++)
-			v->dcb.dscp_prios[a->apps[i].protocol] |= (uint8_t)(1u << a->apps[i].priority);
-		break;
-	case ACT_APP_DEL:
-		for (i = 0; i < a->napps; i++)
-			v->dcb.dscp_prios[a->apps[i].protocol] &= (uint8_t)~(1u << a->apps[i].priority);
-		break;
-	case ACT_TRUST:
-		v->dcb.ntrust = a->ntrust_to;
-		memcpy(v->dcb.trust, a->trust_to, 8);
-		break;
-	case ACT_MTU: v->mtu = a->to; break;
-	case ACT_CM_MODE: v->roce_mode = (int)a->to; break;
-	case ACT_CM_TOS: v->tos = (int)a->to; break;
-	case ACT_CC: v->cc = a->cc_to; break;
-	default: abort();
+	if (!strcmp(k, "ets")) {
+		v->dcb.ets = a->to.dcb.ets;
+	} else if (!strcmp(k, "pfc")) {
+		v->dcb.pfc.pfc_en = a->to.dcb.pfc.pfc_en;
+	} else if (!strcmp(k, "app-add") || !strcmp(k, "app-del")) {
+		n = rtune_app_entries(a, apps, 64 * 8);
+		for (i = 0; i < n; i++)
+			if (!strcmp(k, "app-add"))
+				v->dcb.dscp_prios[apps[i].protocol] |= (uint8_t)(1u << apps[i].priority);
+			else
+				v->dcb.dscp_prios[apps[i].protocol] &= (uint8_t)~(1u << apps[i].priority);
+	} else if (!strcmp(k, "apptrust")) {
+		v->dcb.ntrust = a->to.dcb.ntrust;
+		memcpy(v->dcb.trust, a->to.dcb.trust, 8);
+	} else if (!strcmp(k, "mtu")) {
+		v->mtu = a->to.mtu;
+	} else if (!strcmp(k, "roce-mode")) {
+		v->roce_mode = a->to.roce_mode;
+	} else if (!strcmp(k, "roce-tos")) {
+		v->tos = a->to.tos;
+	} else if (!strcmp(k, "cc")) {
+		v->cc = a->to.cc;
+	} else {
+		abort();
 	}
 }
 
-static int count(const struct rtune_plan *pl, enum rtune_act_kind k)
+static int count(const struct rtune_plan *pl, const char *k)
 {
 	int i, n = 0;
 
 	for (i = 0; i < pl->n; i++)
-		n += pl->a[i].kind == k;
+		n += !strcmp(act_name(&pl->a[i]), k);
 	return n;
+}
+
+static bool is(const struct rtune_action *a, const char *k)
+{
+	return !strcmp(act_name(a), k);
+}
+
+static int napps(const struct rtune_action *a)
+{
+	struct dcb_app apps[64 * 8];
+
+	return rtune_app_entries(a, apps, 64 * 8);
 }
 
 static int plan1(const struct rtune_link *v, struct rtune_plan *pl)
@@ -104,7 +123,7 @@ static void test_fresh_and_idempotent(void)
 	static struct rtune_link v, saved;
 	struct rtune_plan pl, rb = { 0 };
 	struct rtune_target t;
-	uint32_t kinds = 0;
+	struct rtune_touched touched = { { 0 } };
 	char buf[1024];
 	int i, n;
 
@@ -114,36 +133,36 @@ static void test_fresh_and_idempotent(void)
 	n = plan1(&v, &pl);
 	tap_check(pl.nerr == 0, "no blocking notes on a capable device");
 	tap_check(n == 7, "7 actions on a fresh device (got %d)", n);
-	tap_check(count(&pl, ACT_ETS) == 1 && count(&pl, ACT_PFC) == 1 && count(&pl, ACT_APP_ADD) == 1 &&
-		  count(&pl, ACT_APP_DEL) == 0 && count(&pl, ACT_MTU) == 1 && count(&pl, ACT_CM_MODE) == 1 &&
-		  count(&pl, ACT_CM_TOS) == 1 && count(&pl, ACT_CC) == 1, "one of each needed kind");
-	tap_check(pl.a[0].kind == ACT_ETS && pl.a[1].kind == ACT_PFC && pl.a[2].kind == ACT_APP_ADD,
+	tap_check(count(&pl, "ets") == 1 && count(&pl, "pfc") == 1 && count(&pl, "app-add") == 1 &&
+		  count(&pl, "app-del") == 0 && count(&pl, "mtu") == 1 && count(&pl, "roce-mode") == 1 &&
+		  count(&pl, "roce-tos") == 1 && count(&pl, "cc") == 1, "one of each needed kind");
+	tap_check(is(&pl.a[0], "ets") && is(&pl.a[1], "pfc") && is(&pl.a[2], "app-add"),
 		  "DCB is written first in ETS, PFC, APP order");
 	for (i = 0; i < pl.n; i++)
-		if (pl.a[i].kind == ACT_APP_ADD)
-			tap_check(pl.a[i].napps == 64, "all 64 DSCP entries are added (%d)", pl.a[i].napps);
+		if (is(&pl.a[i], "app-add"))
+			tap_check(napps(&pl.a[i]) == 64, "all 64 DSCP entries are added (%d)", napps(&pl.a[i]));
 	for (i = 0; i < pl.nnotes; i++)
 		if (!strcmp(pl.notes[i].code, "trust-implicit"))
 			break;
 	tap_check(i < pl.nnotes, "no apptrust table: trust is noted as implicit");
 	for (i = 0; i < pl.n; i++)
-		if (pl.a[i].kind == ACT_CC) {
+		if (is(&pl.a[i], "cc")) {
 			act_describe(&pl.a[i], buf, sizeof(buf));
 			tap_check(strstr(buf, "ecn_enabled_prios 0-7 -> 3") &&
 				  strstr(buf, "rp_alpha_gain_1024ths 4 -> 5") &&
 				  !strstr(buf, "np_cnp_dscp"), "CC diff names only changed parameters: %s", buf);
 		}
 	for (i = 0; i < pl.n; i++) {
-		kinds |= 1u << pl.a[i].kind;
+		plan_touch(&touched, &pl.a[i]);
 		sim(&v, &pl.a[i]);
 	}
 	plan_free(&pl);
 	tap_check(plan1(&v, &pl) == 0, "second plan after applying is empty (idempotent)");
 	plan_free(&pl);
 
-	target_from_state(&saved, kinds, &t);
+	target_from_state(&saved, &touched, &t);
 	n = plan_device(&v, 0, &t, &rb);
-	tap_check(n == 7 && count(&rb, ACT_APP_DEL) == 1 && count(&rb, ACT_APP_ADD) == 0,
+	tap_check(n == 7 && count(&rb, "app-del") == 1 && count(&rb, "app-add") == 0,
 		  "rollback plan has 7 inverse actions (got %d)", n);
 	for (i = 0; i < rb.n; i++)
 		sim(&v, &rb.a[i]);
@@ -168,24 +187,24 @@ static void test_app_replace(void)
 	v.dcb.dscp_prios[48] = 1u << 6;			/* already right */
 	plan1(&v, &pl);
 	for (i = 0; i < pl.n; i++) {
-		if (pl.a[i].kind == ACT_APP_ADD)
+		if (is(&pl.a[i], "app-add"))
 			add = i;
-		if (pl.a[i].kind == ACT_APP_DEL)
+		if (is(&pl.a[i], "app-del"))
 			del = i;
 	}
 	tap_check(add < 0, "nothing to add when the wanted entries exist");
-	tap_check(del >= 0 && pl.a[del].napps == 2, "stale 26:5 and undeclared 10:1 are deleted");
+	tap_check(del >= 0 && napps(&pl.a[del]) == 2, "stale 26:5 and undeclared 10:1 are deleted");
 	plan_free(&pl);
 
 	v.dcb.dscp_prios[26] = 1u << 5;
 	plan1(&v, &pl);
-	tap_check(pl.n == 2 && pl.a[0].kind == ACT_APP_ADD && pl.a[1].kind == ACT_APP_DEL,
+	tap_check(pl.n == 2 && is(&pl.a[0], "app-add") && is(&pl.a[1], "app-del"),
 		  "replacing a mapping adds before deleting (mlx5 keeps DSCP trust)");
 	plan_free(&pl);
 
 	load("[match]\nnetdev = dcb*\n[trust]\nmode = pcp\n");
 	plan1(&v, &pl);
-	tap_check(pl.n == 1 && pl.a[0].kind == ACT_APP_DEL && pl.a[0].napps == 3,
+	tap_check(pl.n == 1 && is(&pl.a[0], "app-del") && napps(&pl.a[0]) == 3,
 		  "trust pcp deletes every DSCP entry");
 	plan_free(&pl);
 }
@@ -201,8 +220,8 @@ static void test_trust_table(void)
 	v.dcb.ntrust = 1;
 	v.dcb.trust[0] = RTUNE_DCB_APP_SEL_PCP;
 	plan1(&v, &pl);
-	tap_check(count(&pl, ACT_TRUST) == 1 && pl.a[pl.n - 1].ntrust_to == 1 &&
-		  pl.a[pl.n - 1].trust_to[0] == IEEE_8021QAZ_APP_SEL_DSCP,
+	tap_check(count(&pl, "apptrust") == 1 && pl.a[pl.n - 1].to.dcb.ntrust == 1 &&
+		  pl.a[pl.n - 1].to.dcb.trust[0] == IEEE_8021QAZ_APP_SEL_DSCP,
 		  "apptrust table set to [dscp] where the driver has it");
 	plan_free(&pl);
 }
@@ -219,7 +238,7 @@ static void test_preconditions(void)
 	v.dcb.err = 95;
 	plan1(&v, &pl);
 	tap_check(pl.nerr >= 1 && !strcmp(pl.notes[0].code, "no-dcb") &&
-		  !count(&pl, ACT_PFC) && !count(&pl, ACT_APP_ADD), "no dcbnl: blocking error, no DCB writes");
+		  !count(&pl, "pfc") && !count(&pl, "app-add"), "no dcbnl: blocking error, no DCB writes");
 	plan_free(&pl);
 
 	fresh(&v);
@@ -228,7 +247,7 @@ static void test_preconditions(void)
 	for (i = 0; i < pl.nnotes; i++)
 		if (!strcmp(pl.notes[i].code, "no-rdma-device"))
 			break;
-	tap_check(pl.nerr == 0 && i < pl.nnotes && !count(&pl, ACT_CC) && !count(&pl, ACT_CM_TOS),
+	tap_check(pl.nerr == 0 && i < pl.nnotes && !count(&pl, "cc") && !count(&pl, "roce-tos"),
 		  "netdev without RDMA: rdma_cm and cc skipped with a warning");
 	plan_free(&pl);
 
@@ -248,7 +267,7 @@ static void test_preconditions(void)
 
 	load("[match]\nnetdev = dcb*\n[cc]\nrp_hyper_increase_kbps = 300000\n");
 	plan1(&v, &pl);
-	tap_check(pl.nerr == 0 && pl.n == 1 && pl.a[0].cc_mask == 1u << RTUNE_P_RP_HYPER_INCREASE_KBPS,
+	tap_check(pl.nerr == 0 && pl.n == 1 && pl.a[0].mask == 1u << RTUNE_P_RP_HYPER_INCREASE_KBPS,
 		  "without a preset only the overrides are compared");
 	plan_free(&pl);
 }

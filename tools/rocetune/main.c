@@ -137,17 +137,12 @@ static int cmd_params(void)
 	return 0;
 }
 
-static bool profile_wants_dcb(const struct rtune_profile *p)
-{
-	return p->has_pfc || p->has_ets || p->trust != RTUNE_TRUST_UNSET;
-}
-
 static void check_owners(const struct opts *o, struct rtune_plan *pl)
 {
 	enum rtune_sev sev = o->force ? RTUNE_SEV_WARNING : RTUNE_SEV_ERROR;
 	int i;
 
-	if (!profile_wants_dcb(&g_prof))
+	if (!plan_wants_dcb(&g_prof))
 		return;
 	if (host_lldpad_running())
 		plan_note(pl, -1, sev, "conflict-lldpad",

@@ -1,211 +1,80 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
+#include "obj.h"
 #include "output.h"
 
-static const char *sel_name(uint8_t s)
+static void show_scope(struct rtune_pr *pr, const struct rtune_link *v, enum rtune_scope scope)
 {
-	switch (s) {
-	case 1: return "ethtype";
-	case 2: return "stream-port";
-	case 3: return "dgram-port";
-	case 4: return "port";
-	case IEEE_8021QAZ_APP_SEL_DSCP: return "dscp";
-	case RTUNE_DCB_APP_SEL_PCP: return "pcp";
-	default: return "unknown";
-	}
+	const struct rtune_obj *o;
+	int i;
+
+	rtune_for_each_obj(i, o)
+		if (o->scope == scope && o->show)
+			o->show(pr, v);
 }
 
-static void prio_list(char *buf, size_t len, uint32_t m)
+/* One device: a header line, then the DCB objects, then the RDMA port's. */
+static void show_dev(struct rtune_pr *pr, const struct rtune_link *v)
 {
-	rtune_format_prio_mask(m, buf, len);
+	pr_obj(pr, NULL);
+	pr_str(pr, PR_ANY, "netdev", "%s:", v->netdev);
+	pr_int(pr, PR_ANY, "ifindex", " ifindex %lld", v->ifindex);
+	show_scope(pr, v, RTUNE_SCOPE_LINK);
+	if (v->has_ib) {
+		pr_str(pr, PR_ANY, "rdma_device", " rdma %s", v->ibdev);
+		pr_uint(pr, PR_ANY, "port", "/%llu", v->port);
+	} else {
+		pr_null(pr, "rdma_device");
+		pr_null(pr, "port");
+	}
+	pr_text(pr, "\n");
+
+	pr_obj(pr, "dcb");
+	pr_bool(pr, PR_JSON, "supported", NULL, v->dcb.ok);
+	if (!v->dcb.ok)
+		pr_text(pr, "    dcb: not supported (%s)\n", strerror(v->dcb.err));
+	if (v->dcb.has_dcbx) {
+		pr_uint(pr, PR_JSON, "dcbx", NULL, v->dcb.dcbx);
+		if (v->dcb.ok)
+			pr_text(pr, "    dcbx: 0x%02x%s%s\n", v->dcb.dcbx,
+				v->dcb.dcbx & DCB_CAP_DCBX_HOST ? " host" : "",
+				v->dcb.dcbx & DCB_CAP_DCBX_VER_IEEE ? " ieee" : "");
+	} else {
+		pr_null(pr, "dcbx");
+	}
+	if (pr_json(pr) || v->dcb.ok)
+		show_scope(pr, v, RTUNE_SCOPE_DCB);
+	pr_end_obj(pr);
+
+	if (pr_json(pr) || v->has_ib)
+		show_scope(pr, v, RTUNE_SCOPE_RDMA);
+	pr_end_obj(pr);
+}
+
+void out_state(struct rtune_pr *pr, const char *key, const struct rtune_host *h)
+{
+	int i;
+
+	pr_arr(pr, key);
+	for (i = 0; i < h->n; i++)
+		show_dev(pr, &h->dev[i]);
+	pr_end_arr(pr);
 }
 
 void out_state_text(FILE *f, const struct rtune_host *h)
 {
-	int i, k, d, p;
+	struct rtune_pr pr;
 
-	for (i = 0; i < h->n; i++) {
-		const struct rtune_link *v = &h->dev[i];
-		char buf[64];
-
-		fprintf(f, "%s: ifindex %d mtu %u", v->netdev, v->ifindex, v->mtu);
-		if (v->has_ib)
-			fprintf(f, " rdma %s/%u", v->ibdev, v->port);
-		fputc('\n', f);
-		if (!v->dcb.ok) {
-			fprintf(f, "    dcb: not supported (%s)\n", strerror(v->dcb.err));
-		} else {
-			if (v->dcb.has_dcbx)
-				fprintf(f, "    dcbx: 0x%02x%s%s\n", v->dcb.dcbx,
-					v->dcb.dcbx & DCB_CAP_DCBX_HOST ? " host" : "",
-					v->dcb.dcbx & DCB_CAP_DCBX_VER_IEEE ? " ieee" : "");
-			if (v->dcb.has_pfc) {
-				prio_list(buf, sizeof(buf), v->dcb.pfc.pfc_en);
-				fprintf(f, "    pfc: priorities %s (cap %u)\n", buf, v->dcb.pfc.pfc_cap);
-			}
-			if (v->dcb.has_ets) {
-				fprintf(f, "    ets: willing %u prio_tc", v->dcb.ets.willing);
-				for (k = 0; k < 8; k++)
-					fprintf(f, " %u", v->dcb.ets.prio_tc[k]);
-				fprintf(f, " tsa");
-				for (k = 0; k < 8; k++)
-					fprintf(f, " %s", rtune_tsa_name(v->dcb.ets.tc_tsa[k]));
-				fprintf(f, " bw");
-				for (k = 0; k < 8; k++)
-					fprintf(f, " %u", v->dcb.ets.tc_tx_bw[k]);
-				fputc('\n', f);
-			}
-			if (v->dcb.has_app) {
-				int n = 0;
-
-				fprintf(f, "    dscp-prio:");
-				for (d = 0; d < 64; d++)
-					for (p = 0; p < 8; p++)
-						if (v->dcb.dscp_prios[d] & (1u << p)) {
-							fprintf(f, " %d:%d", d, p);
-							n++;
-						}
-				fprintf(f, "%s (%d entries, %d other APP entries)\n", n ? "" : " none",
-					n, v->dcb.n_other_app);
-			}
-			if (v->dcb.has_trust) {
-				fprintf(f, "    apptrust:");
-				for (k = 0; k < v->dcb.ntrust; k++)
-					fprintf(f, " %s", sel_name(v->dcb.trust[k]));
-				fprintf(f, "%s\n", v->dcb.ntrust ? "" : " none");
-			}
-		}
-		if (v->has_ib) {
-			if (v->cm_ok)
-				fprintf(f, "    rdma_cm: roce_mode %s tos %d\n",
-					v->roce_mode == 2 ? "v2" : v->roce_mode == 1 ? "v1" : "?", v->tos);
-			else
-				fprintf(f, "    rdma_cm: not available\n");
-			if (v->cc_ok) {
-				fprintf(f, "    cc (%s):", v->cc_backend[0] ? v->cc_backend : "?");
-				for (k = 0; k < RTUNE_P_COUNT; k++) {
-					char t[RTUNE_PARAM_TEXT_MAX];
-
-					if (!(v->cc_valid & (1u << k)))
-						continue;
-					rtune_param_format((enum rtune_param_id)k, v->cc.v[k], t, sizeof(t));
-					t[strcspn(t, "\n")] = '\0';
-					fprintf(f, "%s%s %s", k % 4 ? "  " : "\n        ",
-						rtune_param_descs[k].name, t);
-				}
-				fputc('\n', f);
-			} else {
-				fprintf(f, "    cc: rocetune.ko not present\n");
-			}
-		}
-	}
-}
-
-static void arr8j(struct jw *j, const char *key, const uint8_t *v)
-{
-	int k;
-
-	jw_arr(j, key);
-	for (k = 0; k < 8; k++)
-		jw_int(j, NULL, v[k]);
-	jw_end_arr(j);
-}
-
-static void prios_j(struct jw *j, const char *key, uint32_t m)
-{
-	int k;
-
-	jw_arr(j, key);
-	for (k = 0; k < 8; k++)
-		if (m & (1u << k))
-			jw_int(j, NULL, k);
-	jw_end_arr(j);
+	pr_init_text(&pr, f);
+	out_state(&pr, NULL, h);
 }
 
 void out_state_json(struct jw *j, const char *key, const struct rtune_host *h)
 {
-	int i, k, d, p;
+	struct rtune_pr pr;
 
-	jw_arr(j, key);
-	for (i = 0; i < h->n; i++) {
-		const struct rtune_link *v = &h->dev[i];
-
-		jw_obj(j, NULL);
-		jw_str(j, "netdev", v->netdev);
-		jw_int(j, "ifindex", v->ifindex);
-		jw_int(j, "mtu", v->mtu);
-		if (v->has_ib) {
-			jw_str(j, "rdma_device", v->ibdev);
-			jw_int(j, "port", v->port);
-		} else {
-			jw_null(j, "rdma_device");
-			jw_null(j, "port");
-		}
-		jw_obj(j, "dcb");
-		jw_bool(j, "supported", v->dcb.ok);
-		if (v->dcb.has_dcbx)
-			jw_int(j, "dcbx", v->dcb.dcbx);
-		else
-			jw_null(j, "dcbx");
-		if (v->dcb.has_pfc)
-			prios_j(j, "pfc_priorities", v->dcb.pfc.pfc_en);
-		else
-			jw_null(j, "pfc_priorities");
-		if (v->dcb.has_ets) {
-			jw_obj(j, "ets");
-			jw_int(j, "willing", v->dcb.ets.willing);
-			arr8j(j, "prio_tc", v->dcb.ets.prio_tc);
-			jw_arr(j, "tsa");
-			for (k = 0; k < 8; k++)
-				jw_str(j, NULL, rtune_tsa_name(v->dcb.ets.tc_tsa[k]));
-			jw_end_arr(j);
-			arr8j(j, "bw", v->dcb.ets.tc_tx_bw);
-			jw_end_obj(j);
-		} else {
-			jw_null(j, "ets");
-		}
-		jw_arr(j, "dscp_prio");
-		for (d = 0; d < 64; d++)
-			for (p = 0; p < 8; p++)
-				if (v->dcb.dscp_prios[d] & (1u << p)) {
-					jw_arr(j, NULL);
-					jw_int(j, NULL, d);
-					jw_int(j, NULL, p);
-					jw_end_arr(j);
-				}
-		jw_end_arr(j);
-		if (v->dcb.has_trust) {
-			jw_arr(j, "apptrust");
-			for (k = 0; k < v->dcb.ntrust; k++)
-				jw_str(j, NULL, sel_name(v->dcb.trust[k]));
-			jw_end_arr(j);
-		} else {
-			jw_null(j, "apptrust");
-		}
-		jw_end_obj(j);
-		if (v->cm_ok) {
-			jw_obj(j, "rdma_cm");
-			jw_str(j, "roce_mode", v->roce_mode == 2 ? "v2" : v->roce_mode == 1 ? "v1" : NULL);
-			jw_int(j, "tos", v->tos);
-			jw_end_obj(j);
-		} else {
-			jw_null(j, "rdma_cm");
-		}
-		if (v->cc_ok) {
-			jw_obj(j, "cc");
-			jw_str(j, "backend", v->cc_backend);
-			jw_obj(j, "active");
-			for (k = 0; k < RTUNE_P_COUNT; k++)
-				if (v->cc_valid & (1u << k))
-					jw_int(j, rtune_param_descs[k].name, v->cc.v[k]);
-			jw_end_obj(j);
-			jw_end_obj(j);
-		} else {
-			jw_null(j, "cc");
-		}
-		jw_end_obj(j);
-	}
-	jw_end_arr(j);
+	pr_init_json(&pr, j);
+	out_state(&pr, key, h);
 }
 
 void out_diags_json(struct jw *j, const struct rtune_diags *d)
@@ -314,7 +183,7 @@ void out_devices_json(struct jw *j, const struct rtune_host *h, const struct rtu
 				continue;
 			act_describe(a, buf, sizeof(buf));
 			jw_obj(j, NULL);
-			jw_str(j, "object", act_name(a->kind));
+			jw_str(j, "object", act_name(a));
 			jw_str(j, "change", buf);
 			jw_str(j, "status", act_status(a, executed));
 			jw_str(j, "error", a->err ? a->why : NULL);
@@ -361,7 +230,7 @@ void out_rollback_json(struct jw *j, const struct rtune_host *h, const struct rt
 		act_describe(a, buf, sizeof(buf));
 		jw_obj(j, NULL);
 		jw_str(j, "netdev", h->dev[a->dev].netdev);
-		jw_str(j, "object", act_name(a->kind));
+		jw_str(j, "object", act_name(a));
 		jw_str(j, "change", buf);
 		jw_str(j, "status", a->done ? "restored" : "failed");
 		jw_str(j, "error", a->err ? a->why : NULL);

@@ -7,6 +7,7 @@
 #include "apply.h"
 #include "json.h"
 #include "plan.h"
+#include "print.h"
 
 #define RTUNE_JSON_VERSION 1
 /* From the top-level VERSION file (Makefile); the module reports the same. */
@@ -14,6 +15,8 @@
 #error "RTUNE_VERSION must be defined by the build (see tools/rocetune/Makefile)"
 #endif
 
+/* The current state of every device of @h (`show`, the saved state). */
+void out_state(struct rtune_pr *pr, const char *key, const struct rtune_host *h);
 void out_state_text(FILE *f, const struct rtune_host *h);
 void out_state_json(struct jw *j, const char *key, const struct rtune_host *h);
 void out_diags_json(struct jw *j, const struct rtune_diags *d);

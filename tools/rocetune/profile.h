@@ -9,6 +9,7 @@
 #define ROCETUNE_PROFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "../../kmod/core/params.h"
 #include "diag.h"
@@ -75,6 +76,53 @@ struct rtune_profile {
 	} w_mtu, w_roce_mtu, w_pfc, w_trust, w_map, w_ets, w_bw, w_mode, w_tos,
 	  w_cc[RTUNE_P_COUNT], w_preset;
 };
+
+/*
+ * Parsing keys. profile.c reads lines and sections; the keys of each section
+ * are parsed by the object that owns the section (obj_*.c), through these.
+ */
+#define RTUNE_MAX_LINE 1024
+
+struct rtune_pctx {
+	const char *file;
+	struct rtune_profile *p;
+	struct rtune_diags *d;
+	int line;
+	const char *section;
+	const char *key;
+};
+
+struct rtune_key {
+	const char *name;
+	int (*parse)(struct rtune_pctx *c, const char *v);	/* 0 or -1 (error added) */
+};
+
+struct rtune_section {
+	const char *name;
+	const struct rtune_key *keys;	/* ends with { NULL } */
+	/* Keys beyond the table (the CC parameters): lookup gives an index
+	 * below nmore or -1; their names are suggested on typos, and
+	 * more_what ends the list of valid keys. Optional. */
+	int (*more_lookup)(const char *key);
+	int (*more_parse)(struct rtune_pctx *c, int idx, const char *v);
+	const char *(*more_name)(int idx);
+	int nmore;
+	const char *more_what;
+	/* After the whole file, for every section (@seen 0 if it was absent):
+	 * @seen has bit i for keys[i] given, @all for every key of the
+	 * table. Optional. */
+	void (*finish)(struct rtune_pctx *c, uint64_t seen, uint64_t all);
+};
+
+/* An error at the current line, section and key. */
+void rtune_key_err(struct rtune_pctx *c, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A decimal in [min, max]; 0 or -1. */
+int rtune_parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+/* Split @v on blanks into at most @max tokens (copied into @buf); count or -1. */
+int rtune_split(const char *v, char *buf, size_t buflen, char **tok, int max);
+/* The parser's error for a bad priority list. */
+#define RTUNE_PRIO_LIST_HELP "expected 'none' or priorities 0-7 like '3' or '0,3-5'"
 
 /* Parse @path into @p. Errors and warnings go to @d. Returns 0 or -1. */
 int profile_parse_file(const char *path, struct rtune_profile *p, struct rtune_diags *d);

@@ -1,58 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cross-field checks of a parsed profile: the RoCE design must hang
- * together before anything is written. Errors stop the apply; warnings are
- * reported and the apply goes on.
+ * Checks of a parsed profile: the RoCE design must hang together before
+ * anything is written. Each object checks its own keys (obj_*.c); the
+ * checks across objects (the RoCE and CNP priorities against the DSCP map,
+ * PFC and ECN) are here. Errors stop the apply; warnings are reported and
+ * the apply goes on.
  */
 #include <string.h>
-#include "profile.h"
+#include "obj.h"
 
 #define VERR(p, d, line, sec, key, code, ...) \
 	diag_add(d, RTUNE_SEV_ERROR, (p)->path, line, sec, key, code, __VA_ARGS__)
 #define VWARN(p, d, line, sec, key, code, ...) \
 	diag_add(d, RTUNE_SEV_WARNING, (p)->path, line, sec, key, code, __VA_ARGS__)
-
-static void check_mtu(const struct rtune_profile *p, struct rtune_diags *d)
-{
-	uint32_t need = p->roce_mtu + RTUNE_ROCE_HDR_OVERHEAD;
-
-	if (p->has_mtu && p->mtu < need)
-		VERR(p, d, p->w_mtu.line, "link", "mtu", "mtu-too-small",
-		     "mtu %u does not fit RoCE MTU %u plus headers: needs at least %u (use %u)",
-		     p->mtu, p->roce_mtu, need, p->roce_mtu + 104);
-}
-
-static void check_trust(const struct rtune_profile *p, struct rtune_diags *d)
-{
-	if (p->has_dscp_map && p->trust != RTUNE_TRUST_DSCP)
-		VERR(p, d, p->w_map.line, "trust", "dscp_prio", "map-without-dscp-trust",
-		     "dscp_prio needs mode = dscp (DSCP entries switch trust to DSCP on mlx5, bnxt, ice)");
-	if (p->trust == RTUNE_TRUST_DSCP && !p->has_dscp_map)
-		VERR(p, d, p->w_trust.line, "trust", "mode", "dscp-trust-without-map",
-		     "mode = dscp needs dscp_prio (e.g. 'default' or '26:3 48:6')");
-}
-
-static void check_ets(const struct rtune_profile *p, struct rtune_diags *d)
-{
-	unsigned int sum = 0, i, nets = 0;
-
-	if (!p->has_ets)
-		return;
-	for (i = 0; i < RTUNE_NUM_TC; i++) {
-		if (p->tc_tsa[i] == RTUNE_TSA_ETS) {
-			nets++;
-			sum += p->tc_bw[i];
-		} else if (p->tc_bw[i]) {
-			VERR(p, d, p->w_bw.line, "ets", "bw", "ets-bw-non-ets",
-			     "TC %u has bandwidth %u%% but TSA %s: bandwidth applies only to ets TCs (set 0)",
-			     i, p->tc_bw[i], rtune_tsa_name(p->tc_tsa[i]));
-			return;
-		}
-	}
-	if (nets && sum != 100)
-		VERR(p, d, p->w_bw.line, "ets", "bw", "ets-bw-sum",
-		     "bandwidth of ets TCs sums to %u%%: must be 100", sum);
-}
 
 static void check_roce(const struct rtune_profile *p, struct rtune_diags *d)
 {
@@ -137,23 +97,18 @@ static void check_cnp(const struct rtune_profile *p, struct rtune_diags *d)
 
 int profile_validate(const struct rtune_profile *p, struct rtune_diags *d)
 {
-	int errs0 = d->nerr;
-	struct rtune_param_set s;
-	char why[160];
+	const struct rtune_obj *o;
+	int errs0 = d->nerr, i;
+	bool any = false;
 
-	check_mtu(p, d);
-	check_trust(p, d);
-	check_ets(p, d);
+	rtune_for_each_obj(i, o) {
+		if (o->validate)
+			o->validate(p, d);
+		any |= o->wanted(p);
+	}
 	check_roce(p, d);
 	check_cnp(p, d);
-	if (p->preset) {
-		s = p->cc;
-		if (rtune_params_validate(&s, why, sizeof(why)))
-			VERR(p, d, p->w_preset.line, "cc", "preset", "cc-invalid",
-			     "the CC parameter set is inconsistent: %s", why);
-	}
-	if (!p->has_mtu && !p->has_pfc && p->trust == RTUNE_TRUST_UNSET &&
-	    !p->has_ets && !p->has_roce_mode && !p->has_tos && !p->has_cc)
+	if (!any)
 		VWARN(p, d, 0, "", "", "empty-profile", "the profile declares nothing to apply");
 	return d->nerr > errs0 ? -1 : 0;
 }

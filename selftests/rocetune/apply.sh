@@ -7,7 +7,8 @@
 # fails with its own error and changes nothing; failures injected at each
 # step (DCB, MTU, RDMA-CM, CC) roll back to the exact previous state;
 # concurrent applies do not interleave; a running lldpad and LLD-managed
-# DCBX are detected; the JSON validates.
+# DCBX are detected; the JSON validates; [pfc] delay is applied, read back
+# and rolled back.
 #
 # On the host it starts itself in a lab guest (args go to lab-run):
 #     selftests/rocetune/apply.sh [--keep] [--out DIR]
@@ -369,6 +370,22 @@ tap_ok "show --json validates" sh -c "'$RT' --json show | python3 '$here/json_ch
 tap_ok "show dev dcb0 lists PFC" sh -c "'$RT' show dev dcb0 | grep -q 'pfc: priorities 3'"
 tap_ok "dry-run plans without writing" sh -c \
 	"ip link set dcb0 mtu 1500; c=\$(cat $DBG/*/calls_* | awk '{s+=\$1} END {print s}'); '$RT' apply --dry-run '$LL' | grep -q 'mtu 1500 -> 4200'; r=\$?; [ \$r -eq 0 ] && [ \"\$(cat /sys/class/net/dcb0/mtu)\" = 1500 ]"
+
+# --------------------------------------------------------------- pfc delay
+# [pfc] delay: written with the enable bitmap in one PFC set, read back by
+# iproute2, idempotent, and restored by a rollback.
+mkdevs
+sed '/^priorities = 3/a delay = 4096' "$LL" > "$W/delay.conf"
+out=$("$RT" apply "$W/delay.conf" 2>&1); rc=$?
+tap_eq "pfc delay: apply changes the host (exit 2)" 2 "$rc"
+tap_ok "pfc delay: iproute2 reads back delay 4096 and the rest of the profile" \
+	python3 "$here/readback.py" "$W/delay.conf" dcb0 rxe0 1
+c0=$(calls)
+out=$("$RT" --json apply "$W/delay.conf"); rc=$?
+tap_eq "pfc delay: a second apply exits 0 with no write and no driver call" \
+	"0 0 $c0" "$rc $(printf '%s' "$out" | jfield 'd["writes"]') $(calls)"
+sed 's/^mtu = 4200/mtu = 9600/' "$W/delay.conf" > "$W/delay9600.conf"
+fault_case "pfc delay: MTU refused last, the delay is restored" dcbsim1 fail_next_dcbx 0 "$W/delay9600.conf"
 
 rdma link delete rxe0 2>/dev/null
 ip link del dcb0 2>/dev/null

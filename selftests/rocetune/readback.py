@@ -63,6 +63,11 @@ def main():
         got = {i for i, on in enumerate(j["prio_pfc"]) if on}
         if got != prio_mask(pfc):
             bad.append(f"pfc: dcb says {sorted(got)}, profile {pfc}")
+    delay = want("pfc", "delay")
+    if delay:
+        j = sh_json("dcb", "-j", "pfc", "show", "dev", dev)
+        if j["delay"] != int(delay):
+            bad.append(f"pfc delay: dcb says {j['delay']}, profile {delay}")
     mode = want("trust", "mode")
     if mode:
         j = sh_json("dcb", "-j", "app", "show", "dev", dev)

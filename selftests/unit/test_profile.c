@@ -222,6 +222,9 @@ static void test_syntax(void)
 		  profile_dscp_prio(&p, 0) == -1, "without 'default' only listed DSCPs are mapped");
 	tap_check(parse("[match]\nnetdev = a\n[pfc]\npriorities = none\n", &p, &d) == 0 &&
 		  p.has_pfc && p.pfc_en == 0, "pfc none");
+	tap_check(parse("[match]\nnetdev = a\n[pfc]\ndelay = 4096\n", &p, &d) == 0 &&
+		  !p.has_pfc && p.has_pfc_delay && p.pfc_delay == 4096 && d.nwarn == 0,
+		  "pfc delay alone: the enable bitmap is left alone");
 	tap_check(parse("[match]\nrdma_device = rxe*\n", &p, &d) == 0 && d.nwarn == 1 &&
 		  diag_find(&d, "empty-profile"), "an empty profile is valid with a warning");
 	tap_check(profile_matches(&p, "eth0", "rxe0") && !profile_matches(&p, "eth0", NULL),

@@ -108,6 +108,7 @@ static void mkhost(void)
 	v->dcb.ok = v->dcb.has_pfc = v->dcb.has_ets = v->dcb.has_app = v->dcb.has_dcbx = true;
 	v->dcb.pfc.pfc_cap = 8;
 	v->dcb.pfc.pfc_en = 0x09;
+	v->dcb.pfc.delay = 4096;
 	v->dcb.ets.willing = 1;
 	v->dcb.ets.prio_tc[7] = 7;
 	v->dcb.ets.tc_tsa[0] = 2;

@@ -65,6 +65,7 @@ static void sim(struct rtune_link *v, const struct rtune_action *a)
 		v->dcb.ets = a->to.dcb.ets;
 	} else if (!strcmp(k, "pfc")) {
 		v->dcb.pfc.pfc_en = a->to.dcb.pfc.pfc_en;
+		v->dcb.pfc.delay = a->to.dcb.pfc.delay;
 	} else if (!strcmp(k, "app-add") || !strcmp(k, "app-del")) {
 		n = rtune_app_entries(a, apps, 64 * 8);
 		for (i = 0; i < n; i++)
@@ -272,6 +273,43 @@ static void test_preconditions(void)
 	plan_free(&pl);
 }
 
+static void test_pfc_delay(void)
+{
+	static struct rtune_link v, saved;
+	struct rtune_plan pl, rb = { 0 };
+	struct rtune_touched touched = { { 0 } };
+	struct rtune_target t;
+	char buf[256];
+
+	load("[match]\nnetdev = dcb*\n[pfc]\ndelay = 4096\n");
+	fresh(&v);
+	v.dcb.pfc.pfc_en = 0x08;
+	v.dcb.pfc.delay = 100;
+	saved = v;
+	plan1(&v, &pl);
+	act_describe(&pl.a[0], buf, sizeof(buf));
+	tap_check(pl.n == 1 && is(&pl.a[0], "pfc") && pl.a[0].to.dcb.pfc.delay == 4096 &&
+		  pl.a[0].to.dcb.pfc.pfc_en == 0x08 && !strcmp(buf, "pfc delay 100 -> 4096"),
+		  "delay alone: one PFC write, the enable bitmap kept: %s", buf);
+	plan_touch(&touched, &pl.a[0]);
+	sim(&v, &pl.a[0]);
+	plan_free(&pl);
+	tap_check(plan1(&v, &pl) == 0, "delay applied: nothing left to do");
+	plan_free(&pl);
+	target_from_state(&saved, &touched, &t);
+	tap_check(plan_device(&v, 0, &t, &rb) == 1 && rb.a[0].to.dcb.pfc.delay == 100,
+		  "rollback restores the delay");
+	plan_free(&rb);
+
+	load("[match]\nnetdev = dcb*\n[pfc]\npriorities = 3\ndelay = 4096\n");
+	fresh(&v);
+	plan1(&v, &pl);
+	act_describe(&pl.a[0], buf, sizeof(buf));
+	tap_check(pl.n == 1 && !strcmp(buf, "pfc priorities none -> 3; pfc delay 0 -> 4096"),
+		  "both PFC fields in one write: %s", buf);
+	plan_free(&pl);
+}
+
 static void test_owner(void)
 {
 	static struct rtune_link v;
@@ -303,5 +341,6 @@ int main(void)
 	test_app_replace();
 	test_trust_table();
 	test_preconditions();
+	test_pfc_delay();
 	return tap_done();
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * IEEE 802.1Qbb PFC: [pfc] priorities, the per-priority enable bitmap of
- * struct ieee_pfc, written with DCB_ATTR_IEEE_PFC and read back.
+ * struct ieee_pfc, and delay, its delay allowance; written with
+ * DCB_ATTR_IEEE_PFC (the fields not declared are kept as read) and read
+ * back.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include "obj.h"
 
 #define PFC_EN 1u
+#define PFC_DELAY 2u
 
 static int k_priorities(struct rtune_pctx *c, const char *v)
 {
@@ -25,8 +28,22 @@ static int k_priorities(struct rtune_pctx *c, const char *v)
 	return 0;
 }
 
+static int k_delay(struct rtune_pctx *c, const char *v)
+{
+	unsigned long x;
+
+	if (rtune_parse_uint(v, 0, 65535, &x)) {
+		rtune_key_err(c, "bad-value", "'%s' is not a PFC delay: expected a decimal 0..65535 (bit times)", v);
+		return -1;
+	}
+	c->p->has_pfc_delay = true;
+	c->p->pfc_delay = (uint16_t)x;
+	return 0;
+}
+
 static const struct rtune_key keys[] = {
 	{ "priorities", k_priorities },
+	{ "delay", k_delay },
 	{ NULL },
 };
 
@@ -34,7 +51,7 @@ static const struct rtune_section section = { .name = "pfc", .keys = keys };
 
 static bool wanted(const struct rtune_profile *p)
 {
-	return p->has_pfc;
+	return p->has_pfc || p->has_pfc_delay;
 }
 
 static void target(const struct rtune_profile *p, const struct rtune_link *dev, int devidx,
@@ -45,31 +62,47 @@ static void target(const struct rtune_profile *p, const struct rtune_link *dev, 
 			  "%s: the driver reports no IEEE PFC state", dev->netdev);
 		return;
 	}
-	want->dcb.pfc.pfc_en = p->pfc_en;
-	*mask = PFC_EN;
+	if (p->has_pfc) {
+		want->dcb.pfc.pfc_en = p->pfc_en;
+		*mask |= PFC_EN;
+	}
+	if (p->has_pfc_delay) {
+		want->dcb.pfc.delay = p->pfc_delay;
+		*mask |= PFC_DELAY;
+	}
 }
 
 static void restore(const struct rtune_link *s, uint32_t touched, struct rtune_link *want,
 		    uint32_t *mask)
 {
-	(void)touched;
 	if (!s->dcb.has_pfc)
 		return;
 	want->dcb.pfc.pfc_en = s->dcb.pfc.pfc_en;
-	*mask = PFC_EN;
+	want->dcb.pfc.delay = s->dcb.pfc.delay;
+	*mask = touched & (PFC_EN | PFC_DELAY);
 }
 
 static void plan(const struct rtune_link *cur, int devidx, const struct rtune_link *want,
 		 uint32_t mask, struct rtune_plan *pl)
 {
+	const struct ieee_pfc *c = &cur->dcb.pfc, *w = &want->dcb.pfc;
 	struct rtune_action *a;
+	uint32_t diff = 0;
 
-	(void)mask;
-	if (!cur->dcb.has_pfc || cur->dcb.pfc.pfc_en == want->dcb.pfc.pfc_en)
+	if (!cur->dcb.has_pfc)
+		return;
+	if ((mask & PFC_EN) && c->pfc_en != w->pfc_en)
+		diff |= PFC_EN;
+	if ((mask & PFC_DELAY) && c->delay != w->delay)
+		diff |= PFC_DELAY;
+	if (!diff)
 		return;
 	a = plan_push(pl, &rtune_obj_pfc, 0, devidx, cur);
-	a->mask = PFC_EN;
-	a->to.dcb.pfc.pfc_en = want->dcb.pfc.pfc_en;
+	a->mask = diff;
+	if (diff & PFC_EN)
+		a->to.dcb.pfc.pfc_en = w->pfc_en;
+	if (diff & PFC_DELAY)
+		a->to.dcb.pfc.delay = w->delay;
 }
 
 static int apply(struct nl_sock *sk, struct rtune_link *d, struct rtune_action *a)
@@ -84,26 +117,40 @@ static int apply(struct nl_sock *sk, struct rtune_link *d, struct rtune_action *
 			 d->dcb.pfc.pfc_en, a->to.dcb.pfc.pfc_en);
 		err = -EIO;
 	}
+	if (!err && (a->mask & PFC_DELAY) && d->dcb.pfc.delay != a->to.dcb.pfc.delay) {
+		snprintf(a->why, sizeof(a->why),
+			 "the driver acknowledged PFC but read-back shows delay %u, not %u",
+			 d->dcb.pfc.delay, a->to.dcb.pfc.delay);
+		err = -EIO;
+	}
 	return err;
 }
 
 static void describe(const struct rtune_action *a, char *buf, size_t len)
 {
+	const struct ieee_pfc *f = &a->from.dcb.pfc, *t = &a->to.dcb.pfc;
 	char x[64], y[64];
+	size_t n = 0;
 
-	rtune_format_prio_mask(a->from.dcb.pfc.pfc_en, x, sizeof(x));
-	rtune_format_prio_mask(a->to.dcb.pfc.pfc_en, y, sizeof(y));
-	snprintf(buf, len, "pfc priorities %s -> %s", x, y);
+	if (a->mask & PFC_EN) {
+		rtune_format_prio_mask(f->pfc_en, x, sizeof(x));
+		rtune_format_prio_mask(t->pfc_en, y, sizeof(y));
+		n = (size_t)snprintf(buf, len, "pfc priorities %s -> %s", x, y);
+	}
+	if ((a->mask & PFC_DELAY) && n < len)
+		snprintf(buf + n, len - n, "%spfc delay %u -> %u", n ? "; " : "", f->delay, t->delay);
 }
 
 static void show(struct rtune_pr *pr, const struct rtune_link *v)
 {
 	if (!v->dcb.has_pfc) {
 		pr_null(pr, "pfc_priorities");
+		pr_null(pr, "pfc_delay");
 		return;
 	}
 	pr_prios(pr, "pfc_priorities", "    pfc: priorities %s", v->dcb.pfc.pfc_en);
-	pr_uint(pr, PR_TEXT, NULL, " (cap %llu)\n", v->dcb.pfc.pfc_cap);
+	pr_uint(pr, PR_TEXT, NULL, " (cap %llu)", v->dcb.pfc.pfc_cap);
+	pr_uint(pr, PR_ANY, "pfc_delay", " delay %llu\n", v->dcb.pfc.delay);
 }
 
 static const char *const act_names[] = { "pfc" };

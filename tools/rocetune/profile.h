@@ -45,6 +45,8 @@ struct rtune_profile {
 	/* [pfc] */
 	bool has_pfc;
 	uint8_t pfc_en;			/* bitmap by priority */
+	bool has_pfc_delay;
+	uint16_t pfc_delay;		/* ieee_pfc.delay, bit times */
 
 	/* [trust] */
 	enum rtune_trust trust;

@@ -39,6 +39,11 @@ static void on_link(const char *name, int ifindex, uint32_t mtu, void *arg)
 	struct rtune_link *d;
 	int i, want = 0;
 
+	if (strcmp(name, "lo")) {
+		if (c->h->nlinks < 8)
+			snprintf(c->h->links[c->h->nlinks], sizeof(c->h->links[0]), "%s", name);
+		c->h->nlinks++;
+	}
 	if (c->p) {
 		want = profile_matches(c->p, name, ib ? ib->ibdev : NULL);
 	} else if (c->nnames) {
@@ -101,8 +106,11 @@ int host_collect(struct nl_sock *sk, const struct rtune_profile *p,
 	c.nnames = nnames;
 	c.h = h;
 	h->n = 0;
+	h->nlinks = 0;
+	h->dcb_err = 0;
 	n = rdma_map(c.ib, RTUNE_MAX_DEVS);
 	c.nib = n > 0 ? n : 0;	/* no RDMA netlink: no RDMA devices */
+	h->nrdma = n;
 	err = link_foreach(sk, on_link, &c);
 	if (err)
 		return err;
@@ -110,9 +118,12 @@ int host_collect(struct nl_sock *sk, const struct rtune_profile *p,
 	for (i = 0; i < h->n; i++)
 		host_read_dev(sk, &h->dev[i]);
 	if (!p && !nnames) {
-		for (i = k = 0; i < h->n; i++)
+		for (i = k = 0; i < h->n; i++) {
+			if (!h->dev[i].dcb.ok && !h->dcb_err)
+				h->dcb_err = h->dev[i].dcb.err;
 			if (h->dev[i].dcb.ok || h->dev[i].has_ib)
 				h->dev[k++] = h->dev[i];
+		}
 		h->n = k;
 	}
 	return 0;

@@ -7,6 +7,7 @@
  *   rocetune [-j] check PROFILE
  *   rocetune [-j] show [PROFILE | dev NAME...]
  *   rocetune params
+ *   rocetune help [COMMAND]            (and COMMAND -h|--help)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,19 +33,68 @@ struct opts {
 	const char *profile;
 };
 
+struct cmd {
+	const char *name;
+	const char *args;	/* synopsis after the command name */
+	const char *help;	/* what it does, one line */
+	const char *more;	/* details for `rocetune help COMMAND` */
+};
+
+static const struct cmd cmds[] = {
+	{ "apply", "[--dry-run] PROFILE", "make the host match PROFILE",
+	  "Reads every device PROFILE matches, writes only what differs, reads each\n"
+	  "write back, and rolls back on any failure.\n"
+	  "  --dry-run   print the plan, write nothing\n" },
+	{ "diff", "PROFILE", "show what apply would change",
+	  "The plan of apply, without taking the apply lock; exit 2 when changes\n"
+	  "are pending, 0 when the host matches.\n" },
+	{ "check", "PROFILE", "validate PROFILE only (no host access)",
+	  "Parses and validates PROFILE (rocetune.conf(5)); reads nothing of the host.\n" },
+	{ "show", "[PROFILE | dev NAME...]", "show the current state",
+	  "Every netdev with DCB or an RDMA port, those PROFILE matches, or the\n"
+	  "named netdevs / RDMA devices. Exit 1, saying what was looked for and\n"
+	  "found, when there is no such device.\n" },
+	{ "params", "", "list the CC parameters and presets",
+	  "Name, unit, range and meaning of each [cc] parameter, and the presets.\n" },
+	{ "help", "[COMMAND]", "this text, or the usage of COMMAND", "" },
+};
+#define NCMDS ((int)(sizeof(cmds) / sizeof(cmds[0])))
+
+static const struct cmd *find_cmd(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NCMDS; i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
+
 static void usage(FILE *f)
 {
+	int i;
+
+	fprintf(f, "Usage: rocetune [OPTIONS] COMMAND [ARGS]\n");
+	for (i = 0; i < NCMDS; i++) {
+		char syn[64];
+
+		snprintf(syn, sizeof(syn), "%s %s", cmds[i].name, cmds[i].args);
+		fprintf(f, "  rocetune %-29s %s\n", syn, cmds[i].help);
+	}
 	fprintf(f,
-		"Usage: rocetune [OPTIONS] COMMAND\n"
-		"  rocetune apply [--dry-run] PROFILE   make the host match PROFILE\n"
-		"  rocetune diff PROFILE                show what apply would change\n"
-		"  rocetune check PROFILE               validate PROFILE only (no host access)\n"
-		"  rocetune show [PROFILE | dev NAME...] show the current state\n"
-		"  rocetune params                      list the CC parameters and presets\n"
 		"OPTIONS: -j|--json  -f|--force (apply despite conflicting DCB owners)\n"
 		"         --lock-timeout SECONDS (default 60)  -V|--version  -h|--help\n"
-		"Exit: 0 no change, 1 failed (host unchanged), 2 changed (diff: pending),\n"
-		"      3 failed and not fully rolled back, 64 usage. See rocetune(8).\n");
+		"Each command takes -h|--help. Exit: 0 no change, 1 failed (host unchanged),\n"
+		"2 changed (diff: pending), 3 failed and not fully rolled back, 64 usage.\n"
+		"See rocetune(8).\n");
+}
+
+static void cmd_usage(FILE *f, const struct cmd *c)
+{
+	fprintf(f, "Usage: rocetune [OPTIONS] %s%s%s\n%s: %s.\n%s", c->name, c->args[0] ? " " : "",
+		c->args, c->name, c->help, c->more);
+	fprintf(f, "OPTIONS (before the command): -j|--json -f|--force --lock-timeout SECONDS.\n"
+		   "See rocetune(8).\n");
 }
 
 static void json_head(struct jw *j, const struct opts *o)
@@ -301,11 +351,74 @@ fail_early:
 	return finish_unchanged(o, "error", NULL);
 }
 
+/* "3 netdevs besides lo (eth0, ifb0, ifb1)" */
+static void describe_links(const struct rtune_host *h, char *buf, size_t len)
+{
+	size_t n;
+	int i;
+
+	if (!h->nlinks) {
+		snprintf(buf, len, "no netdev besides lo");
+		return;
+	}
+	n = (size_t)snprintf(buf, len, "%d netdev%s besides lo (", h->nlinks,
+			     h->nlinks == 1 ? "" : "s");
+	for (i = 0; i < h->nlinks && i < 8 && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", h->links[i]);
+	if (n < len)
+		snprintf(buf + n, len - n, "%s)", h->nlinks > 8 ? ", ..." : "");
+}
+
+static void describe_rdma(const struct rtune_host *h, char *buf, size_t len)
+{
+	if (h->nrdma < 0)
+		snprintf(buf, len, "no RDMA device (RDMA netlink: %s)", strerror(-h->nrdma));
+	else if (!h->nrdma)
+		snprintf(buf, len, "no RDMA device");
+	else
+		snprintf(buf, len, "%d RDMA port%s", h->nrdma, h->nrdma == 1 ? "" : "s");
+}
+
+/* Say what show looked for and what it found, when that is nothing (or
+ * not all of what was asked for). Returns the number of problems. */
+static int show_missing(const struct opts *o, char **names, int nnames)
+{
+	char links[200], rdma[100];
+	int i, k, bad = 0;
+
+	describe_links(&g_host, links, sizeof(links));
+	describe_rdma(&g_host, rdma, sizeof(rdma));
+	for (i = 0; i < nnames; i++) {
+		for (k = 0; k < g_host.n; k++)
+			if (!strcmp(g_host.dev[k].netdev, names[i]) ||
+			    (g_host.dev[k].has_ib && !strcmp(g_host.dev[k].ibdev, names[i])))
+				break;
+		if (k < g_host.n)
+			continue;
+		diag_add(&g_diags, RTUNE_SEV_ERROR, "", 0, "", "", "no-device",
+			 "no netdev or RDMA device named '%s': found %s and %s",
+			 names[i], links, rdma);
+		bad++;
+	}
+	if (g_host.n || nnames)
+		return bad;
+	if (o->profile)
+		diag_add(&g_diags, RTUNE_SEV_ERROR, g_prof.path, 0, "match", "", "no-device",
+			 "the profile matches no device on this host: found %s and %s", links, rdma);
+	else
+		diag_add(&g_diags, RTUNE_SEV_ERROR, "", 0, "", "", "no-device",
+			 "no RoCE device on this host: looked for netdevs with DCB (dcbnl) or an RDMA port; found %s, none with DCB%s%s%s, and %s",
+			 links, g_host.dcb_err ? " (dcbnl: " : "",
+			 g_host.dcb_err ? strerror(g_host.dcb_err) : "",
+			 g_host.dcb_err ? ")" : "", rdma);
+	return 1;
+}
+
 static int cmd_show(const struct opts *o, char **names, int nnames)
 {
 	struct nl_sock *sk = rtune_nl_open(NETLINK_ROUTE);
 	const struct rtune_profile *p = NULL;
-	int err;
+	int err, code;
 
 	if (!sk) {
 		fprintf(stderr, "rocetune: cannot open rtnetlink: %s\n", strerror(errno));
@@ -324,6 +437,7 @@ static int cmd_show(const struct opts *o, char **names, int nnames)
 		fprintf(stderr, "rocetune: cannot read the host state: %s\n", strerror(-err));
 		return RTUNE_EXIT_FAILED;
 	}
+	code = show_missing(o, names, nnames) ? RTUNE_EXIT_FAILED : 0;
 	if (o->json) {
 		struct jw j;
 
@@ -331,17 +445,69 @@ static int cmd_show(const struct opts *o, char **names, int nnames)
 		json_head(&j, o);
 		out_diags_json(&j, &g_diags);
 		out_state_json(&j, "state", &g_host);
-		json_tail(&j, "ok", 0);
+		json_tail(&j, code ? "error" : "ok", code);
 	} else {
+		int i;
+
+		for (i = 0; i < g_diags.n; i++)	/* the no-device errors */
+			if (g_diags.d[i].sev == RTUNE_SEV_ERROR)
+				fprintf(stderr, "rocetune: show: %s\n", g_diags.d[i].msg);
 		out_state_text(stdout, &g_host);
 	}
-	return 0;
+	return code;
+}
+
+static int usage_error(const struct cmd *c)
+{
+	cmd_usage(stderr, c);
+	return RTUNE_EXIT_USAGE;
+}
+
+/* Run command @c with its @npos positional arguments. */
+static int run(struct opts *o, const struct cmd *c, char **pos, int npos)
+{
+	const struct cmd *h;
+
+	if (!strcmp(c->name, "help")) {
+		if (!npos) {
+			usage(stdout);
+			return 0;
+		}
+		h = npos == 1 ? find_cmd(pos[0]) : NULL;
+		if (!h) {
+			if (npos == 1)
+				fprintf(stderr, "rocetune: unknown command '%s'\n", pos[0]);
+			return usage_error(c);
+		}
+		cmd_usage(stdout, h);
+		return 0;
+	}
+	if (!strcmp(c->name, "params"))
+		return npos ? usage_error(c) : cmd_params();
+	if (!strcmp(c->name, "show")) {
+		if (npos && !strcmp(pos[0], "dev"))
+			return npos > 1 ? cmd_show(o, pos + 1, npos - 1) : usage_error(c);
+		if (npos > 1)
+			return usage_error(c);
+		o->profile = npos ? pos[0] : NULL;
+		return cmd_show(o, NULL, 0);
+	}
+	if (npos != 1)
+		return usage_error(c);
+	o->profile = pos[0];
+	if (!strcmp(c->name, "check"))
+		return cmd_check(o);
+	if (!strcmp(c->name, "diff"))
+		return cmd_apply(o, true);
+	return cmd_apply(o, false);
 }
 
 int main(int argc, char **argv)
 {
 	struct opts o = { .lock_timeout_ms = 60000 };
-	int i = 1;
+	const struct cmd *c;
+	char **pos;
+	int i = 1, npos = 0;
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
@@ -371,34 +537,40 @@ int main(int argc, char **argv)
 		return RTUNE_EXIT_USAGE;
 	}
 	o.cmd = argv[i++];
-	if (!strcmp(o.cmd, "apply") && i < argc && !strcmp(argv[i], "--dry-run")) {
-		o.dry_run = true;
-		i++;
-	}
-	if (!strcmp(o.cmd, "params"))
-		return cmd_params();
-	if (!strcmp(o.cmd, "show")) {
-		if (i < argc && !strcmp(argv[i], "dev"))
-			return i + 1 < argc ? cmd_show(&o, argv + i + 1, argc - i - 1) :
-					      (usage(stderr), RTUNE_EXIT_USAGE);
-		if (i + 1 == argc)
-			o.profile = argv[i];
-		else if (i != argc)
-			return usage(stderr), RTUNE_EXIT_USAGE;
-		return cmd_show(&o, NULL, 0);
-	}
-	if (i + 1 != argc) {
+	c = find_cmd(o.cmd);
+	if (!c) {
+		fprintf(stderr, "rocetune: unknown command '%s'\n", o.cmd);
 		usage(stderr);
 		return RTUNE_EXIT_USAGE;
 	}
-	o.profile = argv[i];
-	if (!strcmp(o.cmd, "check"))
-		return cmd_check(&o);
-	if (!strcmp(o.cmd, "diff"))
-		return cmd_apply(&o, true);
-	if (!strcmp(o.cmd, "apply"))
-		return cmd_apply(&o, false);
-	fprintf(stderr, "rocetune: unknown command '%s'\n", o.cmd);
-	usage(stderr);
-	return RTUNE_EXIT_USAGE;
+	/* the command's own arguments: -h|--help, apply's --dry-run; "--" ends options */
+	pos = calloc((size_t)argc, sizeof(*pos));
+	if (!pos)
+		return RTUNE_EXIT_FAILED;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			while (++i < argc)
+				pos[npos++] = argv[i];
+			break;
+		}
+		if (a[0] != '-' || !a[1]) {
+			pos[npos++] = argv[i];
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			cmd_usage(stdout, c);
+			free(pos);
+			return 0;
+		} else if (!strcmp(c->name, "apply") && !strcmp(a, "--dry-run")) {
+			o.dry_run = true;
+		} else {
+			fprintf(stderr, "rocetune %s: unknown option '%s'\n", c->name, a);
+			cmd_usage(stderr, c);
+			free(pos);
+			return RTUNE_EXIT_USAGE;
+		}
+	}
+	i = run(&o, c, pos, npos);
+	free(pos);
+	return i;
 }

@@ -56,6 +56,11 @@ struct rtune_link {
 struct rtune_host {
 	struct rtune_link dev[RTUNE_MAX_DEVS];
 	int n;
+	/* What host_collect looked at, to say so when nothing matched. */
+	int nlinks;		/* netdevs other than lo */
+	char links[8][16];	/* the first of them */
+	int nrdma;		/* RDMA ports found; -errno if RDMA netlink failed */
+	int dcb_err;		/* a netdev's dcbnl error when none answered */
 };
 
 /* Count of state-changing writes sent this run (netlink sets, configfs writes). */

@@ -11,7 +11,8 @@
  *
  * profile.c, validate.c, plan.c, apply.c and output.c loop over rtune_objs
  * and never name an object. Adding an object: a new obj_*.c, its line in
- * obj.c's registry, and the Makefiles.
+ * obj.c's registry, its extern below, and the Makefiles (tools/rocetune and
+ * selftests/unit).
  */
 #ifndef ROCETUNE_OBJ_H
 #define ROCETUNE_OBJ_H

@@ -17,9 +17,10 @@
 #ifndef ROCETUNE_OBJ_H
 #define ROCETUNE_OBJ_H
 
-#include "nl.h"
 #include "plan.h"
 #include "print.h"
+
+struct nl_sock;
 
 /* What a device needs for an object to apply to it. */
 enum rtune_scope {

@@ -335,10 +335,6 @@ static ssize_t rtune_cc_params_show(struct config_item *item, char *page)
 		rtune_param_format(i, d->min, lo, sizeof(lo));
 		rtune_param_format(i, d->max, hi, sizeof(hi));
 		rtune_param_format(i, def->v[i], dv, sizeof(dv));
-		/* Drop the newlines rtune_param_format adds. */
-		lo[strcspn(lo, "\n")] = '\0';
-		hi[strcspn(hi, "\n")] = '\0';
-		dv[strcspn(dv, "\n")] = '\0';
 		n += sysfs_emit_at(page, n, "%s %s %s %s %s %s\n", d->name,
 				   d->unit,
 				   d->kind == RTUNE_KIND_PRIO_MASK ? "prio_list" :
@@ -443,6 +439,15 @@ static const struct config_item_type rtune_cc_type = {
 
 /* ports/<N>/cc/staged/ and ports/<N>/cc/active/ */
 
+/* One value as a configfs file shows it: its text and a newline. */
+static ssize_t rtune_param_show(enum rtune_param_id id, u32 v, char *page)
+{
+	char text[RTUNE_PARAM_TEXT_MAX];
+	int n = rtune_param_format(id, v, text, sizeof(text));
+
+	return n < 0 ? n : sysfs_emit(page, "%s\n", text);
+}
+
 static ssize_t rtune_staged_show(struct config_item *item, enum rtune_param_id id,
 			      char *page)
 {
@@ -452,7 +457,7 @@ static ssize_t rtune_staged_show(struct config_item *item, enum rtune_param_id i
 	mutex_lock(&port->lock);
 	v = port->staged.v[id];
 	mutex_unlock(&port->lock);
-	return rtune_param_format(id, v, page, PAGE_SIZE);
+	return rtune_param_show(id, v, page);
 }
 
 static ssize_t rtune_staged_store(struct config_item *item, enum rtune_param_id id,
@@ -468,7 +473,7 @@ static ssize_t rtune_active_show(struct config_item *item, enum rtune_param_id i
 {
 	u32 v = rtune_port_active_value(active_to_port_dir(item)->port, id);
 
-	return rtune_param_format(id, v, page, PAGE_SIZE);
+	return rtune_param_show(id, v, page);
 }
 
 /*

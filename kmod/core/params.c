@@ -180,16 +180,14 @@ int rtune_param_format(enum rtune_param_id id, u32 v, char *buf, size_t len)
 {
 	int n;
 
-	if ((unsigned int)id >= RTUNE_P_COUNT || len < 2)
+	if ((unsigned int)id >= RTUNE_P_COUNT || !len)
 		return -EINVAL;
 	if (rtune_param_descs[id].kind == RTUNE_KIND_PRIO_MASK)
-		n = rtune_format_prio_mask(v, buf, len - 1);
+		n = rtune_format_prio_mask(v, buf, len);
 	else
-		n = snprintf(buf, len - 1, "%u", v);
-	if (n < 0 || (size_t)n >= len - 1)
+		n = snprintf(buf, len, "%u", v);
+	if (n < 0 || (size_t)n >= len)
 		return -EINVAL;
-	buf[n++] = '\n';
-	buf[n] = '\0';
 	return n;
 }
 

@@ -57,7 +57,7 @@ extern const unsigned int rtune_preset_count;
 /* The preset a freshly attached port starts from. */
 #define RTUNE_DEFAULT_PRESET "paper"
 
-/* Longest text rtune_param_format() can produce, with its newline and NUL. */
+/* Longest text rtune_param_format() can produce, with its NUL. */
 #define RTUNE_PARAM_TEXT_MAX 24
 
 /* Look a parameter up by name (len bytes, no NUL needed); -1 if unknown. */
@@ -70,7 +70,11 @@ int rtune_param_lookup(const char *name, size_t len);
  */
 int rtune_param_parse(enum rtune_param_id id, const char *buf, size_t len, u32 *out);
 
-/* Format @v for parameter @id with a trailing newline; returns the length. */
+/*
+ * Format @v for parameter @id, without a newline (the caller adds one
+ * where its format needs it); returns the length, or -EINVAL if @id is
+ * unknown or @buf too small.
+ */
 int rtune_param_format(enum rtune_param_id id, u32 v, char *buf, size_t len);
 
 /*

@@ -23,16 +23,11 @@
 #include <linux/workqueue.h>
 
 #include "core/dcqcn.h"
+#include "core/wire.h"
 
 struct rtune_dev;
 struct rtune_port;
 struct rtune_param_set;
-
-#define ROCE_V2_UDP_PORT	4791
-#define RTUNE_BTH_OPCODE_CNP	0x81
-#define RTUNE_BTH_BECN		0x40	/* in BTH byte 4 */
-#define RTUNE_BTH_LEN		12
-#define RTUNE_CNP_PAD		16
 
 /* The parameters the hooks use, derived from a port's active set. */
 struct rtune_dp_params {

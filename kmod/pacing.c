@@ -17,8 +17,6 @@
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
-#include <linux/udp.h>
-#include <asm/unaligned.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/sch_generic.h>
@@ -103,7 +101,7 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 			  unsigned int l4off)
 {
 	const struct rtune_dp_params *p = rcu_dereference(dp->params);
-	u8 _hdr[sizeof(struct udphdr) + RTUNE_BTH_LEN];
+	u8 _hdr[RTUNE_UDP_HLEN + RTUNE_BTH_LEN];
 	u32 rate, dqpn, len = skb->len;
 	struct in6_addr daddr;
 	const u8 *hdr, *bth;
@@ -113,13 +111,13 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	u8 ds, prio;
 
 	hdr = skb_header_pointer(skb, l4off, sizeof(_hdr), _hdr);
-	if (!hdr || ((const struct udphdr *)hdr)->dest != htons(ROCE_V2_UDP_PORT))
+	if (!hdr || rtune_udp_dport(hdr) != ROCE_V2_UDP_DPORT)
 		return NF_ACCEPT;
-	bth = hdr + sizeof(struct udphdr);
+	bth = hdr + RTUNE_UDP_HLEN;
 	/* Our own CNPs carry the DSCP/ECN they were built with. */
-	if (bth[0] == RTUNE_BTH_OPCODE_CNP)
+	if (rtune_bth_opcode(bth) == RTUNE_BTH_OPCODE_CNP)
 		return NF_ACCEPT;
-	dqpn = get_unaligned_be32(bth + 4) & 0xffffff;
+	dqpn = rtune_bth_dqpn(bth);
 	if (!v6) {
 		ds = ipv4_get_dsfield(ip_hdr(skb));
 		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &daddr);

@@ -32,6 +32,7 @@
 
 #include "rocetune.h"
 #include "datapath.h"
+#include "qp_hash.h"
 #include "objects.h"
 #include "compat/compat.h"
 
@@ -247,7 +248,7 @@ static ssize_t rtune_port_qp_watch_store(struct config_item *item,
 
 	if (!dp)
 		return -EOPNOTSUPP;
-	if (rtune_parse_u32(page, len, &qpn) || qpn > 0xffffff)
+	if (rtune_parse_u32(page, len, &qpn) || qpn > RTUNE_BTH_QPN_MASK)
 		return -EINVAL;
 	WRITE_ONCE(dp->watch_qpn, qpn);
 	return len;

@@ -27,6 +27,7 @@
 
 #include "rocetune.h"
 #include "datapath.h"
+#include "qp_hash.h"
 #include "core/icrc.h"
 
 /* The headers of one received RoCEv2 packet. */
@@ -114,7 +115,7 @@ static void rtune_rp_cnp(struct rtune_dp *dp, struct sk_buff *skb,
 		return;
 	}
 	qp = rtune_qp_lookup(dp, rx->dqpn);
-	/* Pairs with rtune_qp_learn(): peer_addr is valid once LIVE. */
+	/* Pairs with rtune_qp_set_live(): peer_addr is valid once LIVE. */
 	if (!qp || smp_load_acquire(&qp->state) != RTUNE_QP_LIVE) {
 		atomic64_inc(&dp->cnt.cnp_rejected_unknown_qp);
 		return;
@@ -153,7 +154,7 @@ static void rtune_np_rx(struct rtune_dp *dp, const struct rtune_rx *rx)
 	p = rcu_dereference(dp->params);
 	spin_lock_bh(&qp->lock);
 	qp->cnt.ce_rcvd++;
-	/* Pairs with rtune_qp_learn(): peer_qpn is valid once LIVE. */
+	/* Pairs with rtune_qp_set_live(): peer_qpn is valid once LIVE. */
 	if (smp_load_acquire(&qp->state) == RTUNE_QP_LIVE && qp->cc_enable &&
 	    (p->np_prios & BIT(rtune_rx_prio(rx))))
 		send = dcqcn_np_should_send_cnp(&qp->np, &p->dc, rtune_now_us());

@@ -23,6 +23,7 @@
 
 #include "rocetune.h"
 #include "datapath.h"
+#include "qp_hash.h"
 #include "compat/compat.h"
 
 /*
@@ -173,21 +174,4 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 				    dev_name(&dp->dev->ibdev->dev), qp->qpn);
 	}
 	return NF_ACCEPT;
-}
-
-ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page)
-{
-	const struct rtune_dp_counters *c = &dp->cnt;
-	u32 nqps = READ_ONCE(dp->nqps);
-
-	return sysfs_emit(page,
-			  "qps %u\nqps_max %u\ncnp_rejected_unknown_qp %lld\ncnp_rejected_bad_icrc %lld\ncnp_send_failed %lld\nqp_table_full %lld\nqp_evicted %lld\nunpaced_pkts %lld\nect_marked_pkts %lld\n",
-			  nqps, rtune_max_qps,
-			  atomic64_read(&c->cnp_rejected_unknown_qp),
-			  atomic64_read(&c->cnp_rejected_bad_icrc),
-			  atomic64_read(&c->cnp_send_failed),
-			  atomic64_read(&c->qp_table_full),
-			  atomic64_read(&c->qp_evicted),
-			  atomic64_read(&c->unpaced_pkts),
-			  atomic64_read(&c->ect_marked_pkts));
 }

@@ -15,8 +15,6 @@
 
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/udp.h>
-#include <asm/unaligned.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
@@ -27,26 +25,6 @@
 #include "core/icrc.h"
 
 #define RTUNE_CNP_TTL	64
-#define RTUNE_CNP_L4LEN	(sizeof(struct udphdr) + RTUNE_BTH_LEN + RTUNE_CNP_PAD + \
-			 RTUNE_ICRC_LEN)
-
-static void rtune_cnp_fill_l4(u8 *l4, u16 sport, u32 dqpn)
-{
-	struct udphdr *uh = (struct udphdr *)l4;
-	u8 *bth = l4 + sizeof(*uh);
-
-	uh->source = htons(sport);
-	uh->dest = htons(ROCE_V2_UDP_PORT);
-	uh->len = htons(RTUNE_CNP_L4LEN);
-	uh->check = 0;
-	memset(bth, 0, RTUNE_BTH_LEN + RTUNE_CNP_PAD);
-	bth[0] = RTUNE_BTH_OPCODE_CNP;
-	bth[2] = 0xff;			/* P_Key 0xffff */
-	bth[3] = 0xff;
-	put_unaligned_be32(dqpn & 0xffffff, bth + 4);
-	bth[4] = RTUNE_BTH_BECN;
-	/* bth[8..11]: AckReq 0, PSN 0; then the 16 reserved bytes. */
-}
 
 static struct sk_buff *rtune_cnp_alloc(struct net_device *ndev, unsigned int l3len)
 {

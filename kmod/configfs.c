@@ -32,6 +32,7 @@
 
 #include "rocetune.h"
 #include "datapath.h"
+#include "qp_hash.h"
 #include "objects.h"
 #include "compat/compat.h"
 
@@ -247,7 +248,7 @@ static ssize_t rtune_port_qp_watch_store(struct config_item *item,
 
 	if (!dp)
 		return -EOPNOTSUPP;
-	if (rtune_parse_u32(page, len, &qpn) || qpn > 0xffffff)
+	if (rtune_parse_u32(page, len, &qpn) || qpn > RTUNE_BTH_QPN_MASK)
 		return -EINVAL;
 	WRITE_ONCE(dp->watch_qpn, qpn);
 	return len;
@@ -335,10 +336,6 @@ static ssize_t rtune_cc_params_show(struct config_item *item, char *page)
 		rtune_param_format(i, d->min, lo, sizeof(lo));
 		rtune_param_format(i, d->max, hi, sizeof(hi));
 		rtune_param_format(i, def->v[i], dv, sizeof(dv));
-		/* Drop the newlines rtune_param_format adds. */
-		lo[strcspn(lo, "\n")] = '\0';
-		hi[strcspn(hi, "\n")] = '\0';
-		dv[strcspn(dv, "\n")] = '\0';
 		n += sysfs_emit_at(page, n, "%s %s %s %s %s %s\n", d->name,
 				   d->unit,
 				   d->kind == RTUNE_KIND_PRIO_MASK ? "prio_list" :
@@ -443,6 +440,15 @@ static const struct config_item_type rtune_cc_type = {
 
 /* ports/<N>/cc/staged/ and ports/<N>/cc/active/ */
 
+/* One value as a configfs file shows it: its text and a newline. */
+static ssize_t rtune_param_show(enum rtune_param_id id, u32 v, char *page)
+{
+	char text[RTUNE_PARAM_TEXT_MAX];
+	int n = rtune_param_format(id, v, text, sizeof(text));
+
+	return n < 0 ? n : sysfs_emit(page, "%s\n", text);
+}
+
 static ssize_t rtune_staged_show(struct config_item *item, enum rtune_param_id id,
 			      char *page)
 {
@@ -452,7 +458,7 @@ static ssize_t rtune_staged_show(struct config_item *item, enum rtune_param_id i
 	mutex_lock(&port->lock);
 	v = port->staged.v[id];
 	mutex_unlock(&port->lock);
-	return rtune_param_format(id, v, page, PAGE_SIZE);
+	return rtune_param_show(id, v, page);
 }
 
 static ssize_t rtune_staged_store(struct config_item *item, enum rtune_param_id id,
@@ -468,79 +474,55 @@ static ssize_t rtune_active_show(struct config_item *item, enum rtune_param_id i
 {
 	u32 v = rtune_port_active_value(active_to_port_dir(item)->port, id);
 
-	return rtune_param_format(id, v, page, PAGE_SIZE);
+	return rtune_param_show(id, v, page);
 }
 
 /*
  * configfs show/store callbacks are not told which attribute they serve,
- * so each parameter needs its own pair; this list generates them. The
- * names must match rtune_param_descs[], which rtune_configfs_check_attrs()
- * verifies at load.
+ * so each parameter needs its own pair; the parameter list generates them
+ * (core/params_list.h). The file name is the same token as the
+ * descriptor's name, and the arrays below follow the list's order, which
+ * is the enum's: they cannot disagree with rtune_param_descs[].
  */
-#define RTUNE_CC_PARAMS(X)							\
-	X(rp_enabled_prios, RTUNE_P_RP_ENABLED_PRIOS)			\
-	X(np_enabled_prios, RTUNE_P_NP_ENABLED_PRIOS)			\
-	X(ecn_enabled_prios, RTUNE_P_ECN_ENABLED_PRIOS)			\
-	X(ecn_codepoint, RTUNE_P_ECN_CODEPOINT)				\
-	X(rp_min_rate_kbps, RTUNE_P_RP_MIN_RATE_KBPS)			\
-	X(rp_max_rate_kbps, RTUNE_P_RP_MAX_RATE_KBPS)			\
-	X(rp_rate_on_first_cnp_kbps, RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS)	\
-	X(rp_alpha_gain_1024ths, RTUNE_P_RP_ALPHA_GAIN_1024THS)		\
-	X(rp_initial_alpha_1024ths, RTUNE_P_RP_INITIAL_ALPHA_1024THS)	\
-	X(rp_alpha_update_period_us, RTUNE_P_RP_ALPHA_UPDATE_PERIOD_US)	\
-	X(rp_rate_cut_shift, RTUNE_P_RP_RATE_CUT_SHIFT)			\
-	X(rp_min_rate_factor_pct, RTUNE_P_RP_MIN_RATE_FACTOR_PCT)		\
-	X(rp_rate_reduce_period_us, RTUNE_P_RP_RATE_REDUCE_PERIOD_US)	\
-	X(rp_clamp_target_rate, RTUNE_P_RP_CLAMP_TARGET_RATE)		\
-	X(rp_clamp_target_after_timer, RTUNE_P_RP_CLAMP_TARGET_AFTER_TIMER) \
-	X(rp_rate_increase_timer_us, RTUNE_P_RP_RATE_INCREASE_TIMER_US)	\
-	X(rp_byte_counter_bytes, RTUNE_P_RP_BYTE_COUNTER_BYTES)		\
-	X(rp_fast_recovery_stages, RTUNE_P_RP_FAST_RECOVERY_STAGES)	\
-	X(rp_additive_increase_kbps, RTUNE_P_RP_ADDITIVE_INCREASE_KBPS)	\
-	X(rp_hyper_increase_kbps, RTUNE_P_RP_HYPER_INCREASE_KBPS)		\
-	X(np_min_cnp_interval_us, RTUNE_P_NP_MIN_CNP_INTERVAL_US)		\
-	X(np_cnp_dscp, RTUNE_P_NP_CNP_DSCP)				\
-	X(np_cnp_prio, RTUNE_P_NP_CNP_PRIO)				\
-	X(np_cnp_ecn, RTUNE_P_NP_CNP_ECN)
-
-#define RTUNE_DEFINE_PARAM_ATTRS(name, id)					\
+#define RTUNE_PARAM_ATTRS(id, name, unit, kind, min, max, paper, connectx, help) \
 static ssize_t rtune_staged_##name##_show(struct config_item *item,	\
-				       char *page)			\
+					  char *page)			\
 {									\
-	return rtune_staged_show(item, id, page);				\
+	return rtune_staged_show(item, RTUNE_P_##id, page);		\
 }									\
 static ssize_t rtune_staged_##name##_store(struct config_item *item,	\
-					const char *page, size_t len)	\
+					   const char *page, size_t len) \
 {									\
-	return rtune_staged_store(item, id, page, len);			\
+	return rtune_staged_store(item, RTUNE_P_##id, page, len);	\
 }									\
 static ssize_t rtune_active_##name##_show(struct config_item *item,	\
-				       char *page)			\
+					  char *page)			\
 {									\
-	return rtune_active_show(item, id, page);				\
+	return rtune_active_show(item, RTUNE_P_##id, page);		\
 }									\
 CONFIGFS_ATTR(rtune_staged_, name);					\
 CONFIGFS_ATTR_RO(rtune_active_, name);
 
-RTUNE_CC_PARAMS(RTUNE_DEFINE_PARAM_ATTRS)
+RTUNE_PARAMS(RTUNE_PARAM_ATTRS)
 
-#define RTUNE_STAGED_ATTR_REF(name, id) &rtune_staged_attr_##name,
-#define RTUNE_ACTIVE_ATTR_REF(name, id) &rtune_active_attr_##name,
-#define RTUNE_PARAM_ID(name, id) id,
+#define RTUNE_STAGED_ATTR_REF(id, name, unit, kind, min, max, paper, connectx, help) \
+	&rtune_staged_attr_##name,
+#define RTUNE_ACTIVE_ATTR_REF(id, name, unit, kind, min, max, paper, connectx, help) \
+	&rtune_active_attr_##name,
 
 static struct configfs_attribute *rtune_staged_attrs[] = {
-	RTUNE_CC_PARAMS(RTUNE_STAGED_ATTR_REF)
+	RTUNE_PARAMS(RTUNE_STAGED_ATTR_REF)
 	NULL,
 };
 
 static struct configfs_attribute *rtune_active_attrs[] = {
-	RTUNE_CC_PARAMS(RTUNE_ACTIVE_ATTR_REF)
+	RTUNE_PARAMS(RTUNE_ACTIVE_ATTR_REF)
 	NULL,
 };
 
-static const enum rtune_param_id rtune_attr_ids[] = {
-	RTUNE_CC_PARAMS(RTUNE_PARAM_ID)
-};
+/* Indexed like rtune_param_descs[], then the terminating NULL. */
+static_assert(ARRAY_SIZE(rtune_staged_attrs) == RTUNE_P_COUNT + 1);
+static_assert(ARRAY_SIZE(rtune_active_attrs) == RTUNE_P_COUNT + 1);
 
 static struct configfs_item_operations rtune_staged_item_ops = {
 	.release = rtune_staged_release,
@@ -561,24 +543,6 @@ static const struct config_item_type rtune_active_type = {
 	.ct_attrs = rtune_active_attrs,
 	.ct_owner = THIS_MODULE,
 };
-
-int rtune_configfs_check_attrs(void)
-{
-	unsigned int i;
-
-	BUILD_BUG_ON(ARRAY_SIZE(rtune_attr_ids) != RTUNE_P_COUNT);
-	for (i = 0; i < RTUNE_P_COUNT; i++) {
-		if (rtune_attr_ids[i] != i ||
-		    strcmp(rtune_staged_attrs[i]->ca_name,
-			   rtune_param_descs[i].name)) {
-			pr_err("configfs attribute %s does not match parameter %s\n",
-			       rtune_staged_attrs[i]->ca_name,
-			       rtune_param_descs[i].name);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
 
 /* The subsystem root. */
 

@@ -17,22 +17,19 @@
 #ifndef _ROCETUNE_DATAPATH_H
 #define _ROCETUNE_DATAPATH_H
 
-#include <linux/hashtable.h>
 #include <linux/in6.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
 #include <linux/llist.h>
+#include <linux/math64.h>
 #include <linux/workqueue.h>
 
 #include "core/dcqcn.h"
+#include "core/wire.h"
 
 struct rtune_dev;
 struct rtune_port;
 struct rtune_param_set;
-
-#define ROCE_V2_UDP_PORT	4791
-#define RTUNE_BTH_OPCODE_CNP	0x81
-#define RTUNE_BTH_BECN		0x40	/* in BTH byte 4 */
-#define RTUNE_BTH_LEN		12
-#define RTUNE_CNP_PAD		16
 
 /* The parameters the hooks use, derived from a port's active set. */
 struct rtune_dp_params {
@@ -135,27 +132,29 @@ struct rtune_dp {
 	struct rtune_dp_counters cnt;
 };
 
-/* qp_table.c */
-extern unsigned int rtune_max_qps;
+/* The datapath's clock, in the DCQCN core's unit. */
+static inline u64 rtune_now_us(void)
+{
+	return div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
+
+/* datapath.c; the QP table's own API is in qp_hash.h. */
 int rtune_dp_attach(struct rtune_dev *dev);
 void rtune_dp_detach(struct rtune_dev *dev);
 struct rtune_dp_params *rtune_dp_prepare(struct rtune_dev *dev, struct rtune_port *port,
-				   const struct rtune_param_set *set);
+					 const struct rtune_param_set *set);
 void rtune_dp_publish(struct rtune_dev *dev, struct rtune_port *port,
-		   struct rtune_dp_params *next);
+		      struct rtune_dp_params *next);
 struct rtune_dp *rtune_dp_by_ifindex(int ifindex);
-struct rtune_qp *rtune_qp_lookup(struct rtune_dp *dp, u32 qpn);
-struct rtune_qp *rtune_qp_lookup_peer(struct rtune_dp *dp, u32 peer_qpn,
-				const struct in6_addr *peer);
-struct rtune_qp *rtune_qp_get_or_create(struct rtune_dp *dp, u32 qpn);
-int rtune_qp_ensure(struct rtune_dp *dp, u32 qpn, struct rtune_qp **out);
-u64 rtune_now_us(void);
-ssize_t rtune_qp_format(struct rtune_qp *qp, char *buf, size_t len, bool line);
-ssize_t rtune_qp_stats_format(struct rtune_dp *dp, char *buf, size_t len);
+bool rtune_qp_known(struct rtune_dp *dp, u32 qpn);
+ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page);
 
 /* qp_stats.c */
+ssize_t rtune_qp_format(struct rtune_qp *qp, char *buf, size_t len, bool line);
 ssize_t rtune_qp_stats_read(struct rtune_dp *dp, char *buf, size_t len);
 void rtune_qp_stats_exit(void);
+
+/* qp_ctl.c */
 ssize_t rtune_qp_ctl_show(struct rtune_dp *dp, char *page);
 int rtune_qp_ctl_store(struct rtune_dp *dp, const char *buf, size_t len);
 
@@ -165,13 +164,12 @@ void rtune_hooks_unregister(void);
 
 /* cnp.c */
 int rtune_cnp_send(struct rtune_dp *dp, const struct rtune_dp_params *p, bool v6,
-		const struct in6_addr *saddr, const struct in6_addr *daddr,
-		u32 dqpn, u16 sport);
+		   const struct in6_addr *saddr, const struct in6_addr *daddr,
+		   u32 dqpn, u16 sport);
 
 /* pacing.c */
 bool rtune_pacing_check(struct rtune_dp *dp, char *id, size_t idlen, bool update);
 unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
-			  unsigned int l4off);
-ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page);
+			     unsigned int l4off);
 
 #endif /* _ROCETUNE_DATAPATH_H */

@@ -20,7 +20,6 @@
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
@@ -28,6 +27,7 @@
 
 #include "rocetune.h"
 #include "datapath.h"
+#include "qp_hash.h"
 #include "core/icrc.h"
 
 /* The headers of one received RoCEv2 packet. */
@@ -79,14 +79,14 @@ static bool rtune_parse(struct sk_buff *skb, bool v6, struct rtune_rx *rx)
 		rx->len = sizeof(*ip6h) + ntohs(ip6h->payload_len);
 	}
 	uh = skb_header_pointer(skb, l4off, sizeof(_uh), &_uh);
-	if (!uh || uh->dest != htons(ROCE_V2_UDP_PORT))
+	if (!uh || uh->dest != htons(ROCE_V2_UDP_DPORT))
 		return false;
 	bth = skb_header_pointer(skb, l4off + sizeof(*uh), sizeof(_bth), _bth);
 	if (!bth)
 		return false;
 	rx->sport = ntohs(uh->source);
-	rx->opcode = bth[0];
-	rx->dqpn = get_unaligned_be32(bth + 4) & 0xffffff;
+	rx->opcode = rtune_bth_opcode(bth);
+	rx->dqpn = rtune_bth_dqpn(bth);
 	return true;
 }
 
@@ -101,7 +101,7 @@ static void rtune_rp_cnp(struct rtune_dp *dp, struct sk_buff *skb,
 		      const struct rtune_rx *rx)
 {
 	/* IPv6 + UDP + BTH + padding + ICRC: the largest valid CNP. */
-	u8 buf[40 + 8 + RTUNE_BTH_LEN + RTUNE_CNP_PAD + RTUNE_ICRC_LEN];
+	u8 buf[RTUNE_IPV6_HLEN + RTUNE_CNP_L4LEN];
 	const struct rtune_dp_params *p;
 	const u8 *pkt;
 	struct rtune_qp *qp;
@@ -115,7 +115,7 @@ static void rtune_rp_cnp(struct rtune_dp *dp, struct sk_buff *skb,
 		return;
 	}
 	qp = rtune_qp_lookup(dp, rx->dqpn);
-	/* Pairs with rtune_qp_learn(): peer_addr is valid once LIVE. */
+	/* Pairs with rtune_qp_set_live(): peer_addr is valid once LIVE. */
 	if (!qp || smp_load_acquire(&qp->state) != RTUNE_QP_LIVE) {
 		atomic64_inc(&dp->cnt.cnp_rejected_unknown_qp);
 		return;
@@ -154,7 +154,7 @@ static void rtune_np_rx(struct rtune_dp *dp, const struct rtune_rx *rx)
 	p = rcu_dereference(dp->params);
 	spin_lock_bh(&qp->lock);
 	qp->cnt.ce_rcvd++;
-	/* Pairs with rtune_qp_learn(): peer_qpn is valid once LIVE. */
+	/* Pairs with rtune_qp_set_live(): peer_qpn is valid once LIVE. */
 	if (smp_load_acquire(&qp->state) == RTUNE_QP_LIVE && qp->cc_enable &&
 	    (p->np_prios & BIT(rtune_rx_prio(rx))))
 		send = dcqcn_np_should_send_cnp(&qp->np, &p->dc, rtune_now_us());

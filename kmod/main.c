@@ -16,10 +16,6 @@ static int __init rtune_init(void)
 {
 	int err;
 
-	err = rtune_configfs_check_attrs();
-	if (err)
-		return err;
-
 	rtune_objects_init();
 
 	/* The subsystem first: attaching a device creates a directory in it. */

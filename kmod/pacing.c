@@ -17,14 +17,13 @@
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
-#include <linux/udp.h>
-#include <asm/unaligned.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/sch_generic.h>
 
 #include "rocetune.h"
 #include "datapath.h"
+#include "qp_hash.h"
 #include "compat/compat.h"
 
 /*
@@ -103,7 +102,7 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 			  unsigned int l4off)
 {
 	const struct rtune_dp_params *p = rcu_dereference(dp->params);
-	u8 _hdr[sizeof(struct udphdr) + RTUNE_BTH_LEN];
+	u8 _hdr[RTUNE_UDP_HLEN + RTUNE_BTH_LEN];
 	u32 rate, dqpn, len = skb->len;
 	struct in6_addr daddr;
 	const u8 *hdr, *bth;
@@ -113,13 +112,13 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	u8 ds, prio;
 
 	hdr = skb_header_pointer(skb, l4off, sizeof(_hdr), _hdr);
-	if (!hdr || ((const struct udphdr *)hdr)->dest != htons(ROCE_V2_UDP_PORT))
+	if (!hdr || rtune_udp_dport(hdr) != ROCE_V2_UDP_DPORT)
 		return NF_ACCEPT;
-	bth = hdr + sizeof(struct udphdr);
+	bth = hdr + RTUNE_UDP_HLEN;
 	/* Our own CNPs carry the DSCP/ECN they were built with. */
-	if (bth[0] == RTUNE_BTH_OPCODE_CNP)
+	if (rtune_bth_opcode(bth) == RTUNE_BTH_OPCODE_CNP)
 		return NF_ACCEPT;
-	dqpn = get_unaligned_be32(bth + 4) & 0xffffff;
+	dqpn = rtune_bth_dqpn(bth);
 	if (!v6) {
 		ds = ipv4_get_dsfield(ip_hdr(skb));
 		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &daddr);
@@ -175,21 +174,4 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 				    dev_name(&dp->dev->ibdev->dev), qp->qpn);
 	}
 	return NF_ACCEPT;
-}
-
-ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page)
-{
-	const struct rtune_dp_counters *c = &dp->cnt;
-	u32 nqps = READ_ONCE(dp->nqps);
-
-	return sysfs_emit(page,
-			  "qps %u\nqps_max %u\ncnp_rejected_unknown_qp %lld\ncnp_rejected_bad_icrc %lld\ncnp_send_failed %lld\nqp_table_full %lld\nqp_evicted %lld\nunpaced_pkts %lld\nect_marked_pkts %lld\n",
-			  nqps, rtune_max_qps,
-			  atomic64_read(&c->cnp_rejected_unknown_qp),
-			  atomic64_read(&c->cnp_rejected_bad_icrc),
-			  atomic64_read(&c->cnp_send_failed),
-			  atomic64_read(&c->qp_table_full),
-			  atomic64_read(&c->qp_evicted),
-			  atomic64_read(&c->unpaced_pkts),
-			  atomic64_read(&c->ect_marked_pkts));
 }

@@ -95,6 +95,5 @@ int rtune_configfs_init(void);
 void rtune_configfs_exit(void);
 int rtune_dir_create(struct rtune_dev *dev);
 void rtune_dir_destroy(struct rtune_dev *dev);
-int rtune_configfs_check_attrs(void);
 
 #endif /* _ROCETUNE_H */

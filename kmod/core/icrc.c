@@ -7,12 +7,6 @@
 
 #define RTUNE_CRC32_POLY	0xedb88320u
 
-#define RTUNE_IPV4_MIN	20
-#define RTUNE_IPV6_LEN	40
-#define RTUNE_UDP_LEN	8
-#define RTUNE_BTH_LEN	12
-#define RTUNE_IPPROTO_UDP	17
-
 /* Filled on first use (the module fills it at load, before any hook). */
 static u32 rtune_crc32_table[256];
 static bool rtune_crc32_ready;
@@ -48,48 +42,52 @@ u32 rtune_crc32_update(u32 crc, const u8 *p, size_t len)
 int rtune_icrc_compute(const u8 *pkt, size_t len, u32 *icrc)
 {
 	/* The largest masked prefix: IPv4 with options, UDP, BTH. */
-	u8 hdr[60 + RTUNE_UDP_LEN + RTUNE_BTH_LEN];
+	u8 hdr[RTUNE_IPV4_MAX_HLEN + RTUNE_UDP_HLEN + RTUNE_BTH_LEN];
 	static const u8 lrh[8] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 	};
 	size_t iplen, hlen;
+	u8 *bth;
 	u32 crc;
 
 	if (len < 1)
 		return -EINVAL;
-	switch (pkt[0] >> 4) {
+	switch (rtune_ip_version(pkt)) {
 	case 4:
-		iplen = (size_t)(pkt[0] & 0x0f) * 4;
-		if (iplen < RTUNE_IPV4_MIN || len < iplen || pkt[9] != RTUNE_IPPROTO_UDP)
+		iplen = rtune_ipv4_hlen(pkt);
+		if (iplen < RTUNE_IPV4_MIN_HLEN || len < iplen ||
+		    pkt[RTUNE_IPV4_OFF_PROTO] != RTUNE_IPPROTO_UDP)
 			return -EINVAL;
 		break;
 	case 6:
-		iplen = RTUNE_IPV6_LEN;
-		if (len < iplen || pkt[6] != RTUNE_IPPROTO_UDP)
+		iplen = RTUNE_IPV6_HLEN;
+		if (len < iplen || pkt[RTUNE_IPV6_OFF_NEXTHDR] != RTUNE_IPPROTO_UDP)
 			return -EINVAL;
 		break;
 	default:
 		return -EINVAL;
 	}
-	hlen = iplen + RTUNE_UDP_LEN + RTUNE_BTH_LEN;
+	hlen = iplen + RTUNE_UDP_HLEN + RTUNE_BTH_LEN;
 	if (len < hlen)
 		return -EINVAL;
 	memcpy(hdr, pkt, hlen);
-	if ((pkt[0] >> 4) == 4) {
-		hdr[1] = 0xff;			/* TOS */
-		hdr[8] = 0xff;			/* TTL */
-		hdr[10] = 0xff;			/* header checksum */
-		hdr[11] = 0xff;
+	if (rtune_ip_version(pkt) == 4) {
+		hdr[RTUNE_IPV4_OFF_TOS] = 0xff;
+		hdr[RTUNE_IPV4_OFF_TTL] = 0xff;
+		hdr[RTUNE_IPV4_OFF_CSUM] = 0xff;
+		hdr[RTUNE_IPV4_OFF_CSUM + 1] = 0xff;
 	} else {
-		hdr[0] |= 0x0f;			/* traffic class ... */
-		hdr[1] = 0xff;			/* ... and flow label */
+		/* Traffic class and flow label: all but the version nibble. */
+		hdr[0] |= 0x0f;
+		hdr[1] = 0xff;
 		hdr[2] = 0xff;
 		hdr[3] = 0xff;
-		hdr[7] = 0xff;			/* hop limit */
+		hdr[RTUNE_IPV6_OFF_HOPLIMIT] = 0xff;
 	}
-	hdr[iplen + 6] = 0xff;			/* UDP checksum */
-	hdr[iplen + 7] = 0xff;
-	hdr[iplen + RTUNE_UDP_LEN + 4] = 0xff;	/* BTH FECN, BECN, resv6 */
+	hdr[iplen + RTUNE_UDP_OFF_CSUM] = 0xff;
+	hdr[iplen + RTUNE_UDP_OFF_CSUM + 1] = 0xff;
+	bth = hdr + iplen + RTUNE_UDP_HLEN;
+	bth[RTUNE_BTH_OFF_FLAGS] = 0xff;	/* FECN, BECN, reserved */
 
 	crc = rtune_crc32_update(0xffffffffu, lrh, sizeof(lrh));
 	crc = rtune_crc32_update(crc, hdr, hlen);

@@ -15,8 +15,7 @@
 #define _ROCETUNE_CORE_ICRC_H
 
 #include "types.h"
-
-#define RTUNE_ICRC_LEN	4
+#include "wire.h"	/* RTUNE_ICRC_LEN */
 
 /* Plain CRC-32 update (reflected, poly 0xedb88320, no final inversion). */
 u32 rtune_crc32_update(u32 crc, const u8 *p, size_t len);

@@ -1,155 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The vendor-neutral congestion-control parameter table, presets, and the
- * strict parsers behind every configfs write and every profile value.
+ * The vendor-neutral congestion-control parameter table and presets (both
+ * generated from params_list.h), and the strict parsers behind every
+ * configfs write and every profile value.
  */
 #include "params.h"
 
-#define RATE_MAX_KBPS	1600000000u	/* 1.6 Tb/s: above any port today */
-#define PERIOD_MAX_US	10000000u	/* 10 s */
+#define RTUNE_PARAM_DESC(id, name, unit, kind, min, max, paper, connectx, help) \
+	[RTUNE_P_##id] = { #name, unit, RTUNE_KIND_##kind, min, max, help },
 
 const struct rtune_param_desc rtune_param_descs[RTUNE_P_COUNT] = {
-	[RTUNE_P_RP_ENABLED_PRIOS] = {
-		"rp_enabled_prios", "priorities", RTUNE_KIND_PRIO_MASK, 0, 0xff,
-		"priorities on which the reaction point adjusts the sending rate on CNPs" },
-	[RTUNE_P_NP_ENABLED_PRIOS] = {
-		"np_enabled_prios", "priorities", RTUNE_KIND_PRIO_MASK, 0, 0xff,
-		"priorities on which the notification point answers CE marks with CNPs" },
-	[RTUNE_P_ECN_ENABLED_PRIOS] = {
-		"ecn_enabled_prios", "priorities", RTUNE_KIND_PRIO_MASK, 0, 0xff,
-		"priorities whose RoCE packets are sent ECN-capable" },
-	[RTUNE_P_ECN_CODEPOINT] = {
-		"ecn_codepoint", "ECN", RTUNE_KIND_U32, 1, 2,
-		"ECN-capable codepoint for data packets: 1 = ECT(1), 2 = ECT(0)" },
-
-	[RTUNE_P_RP_MIN_RATE_KBPS] = {
-		"rp_min_rate_kbps", "kb/s", RTUNE_KIND_U32, 1, RATE_MAX_KBPS,
-		"floor of the rate limiter" },
-	[RTUNE_P_RP_MAX_RATE_KBPS] = {
-		"rp_max_rate_kbps", "kb/s", RTUNE_KIND_U32, 0, RATE_MAX_KBPS,
-		"ceiling of the rate limiter; 0 = line rate" },
-	[RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS] = {
-		"rp_rate_on_first_cnp_kbps", "kb/s", RTUNE_KIND_U32, 0, RATE_MAX_KBPS,
-		"rate a flow is set to on its first CNP; 0 = cut from the current rate" },
-	[RTUNE_P_RP_ALPHA_GAIN_1024THS] = {
-		"rp_alpha_gain_1024ths", "1/1024", RTUNE_KIND_U32, 1, 1023,
-		"g: weight of a CNP in the alpha average (alpha = (1-g)alpha + g)" },
-	[RTUNE_P_RP_INITIAL_ALPHA_1024THS] = {
-		"rp_initial_alpha_1024ths", "1/1024", RTUNE_KIND_U32, 0, 1024,
-		"alpha of a flow before its first CNP" },
-	[RTUNE_P_RP_ALPHA_UPDATE_PERIOD_US] = {
-		"rp_alpha_update_period_us", "us", RTUNE_KIND_U32, 1, PERIOD_MAX_US,
-		"K: alpha decays by (1-g) after each period without a CNP" },
-	[RTUNE_P_RP_RATE_CUT_SHIFT] = {
-		"rp_rate_cut_shift", "log2", RTUNE_KIND_U32, 0, 10,
-		"a CNP cuts the rate by alpha/2^shift (1 = alpha/2, the paper's cut)" },
-	[RTUNE_P_RP_MIN_RATE_FACTOR_PCT] = {
-		"rp_min_rate_factor_pct", "%", RTUNE_KIND_U32, 0, 100,
-		"one cut never leaves less than this share of the previous rate" },
-	[RTUNE_P_RP_RATE_REDUCE_PERIOD_US] = {
-		"rp_rate_reduce_period_us", "us", RTUNE_KIND_U32, 0, PERIOD_MAX_US,
-		"minimum time between two cuts of one flow; 0 = cut on every CNP" },
-	[RTUNE_P_RP_CLAMP_TARGET_RATE] = {
-		"rp_clamp_target_rate", "bool", RTUNE_KIND_BOOL, 0, 1,
-		"on every CNP set the target rate to the current rate" },
-	[RTUNE_P_RP_CLAMP_TARGET_AFTER_TIMER] = {
-		"rp_clamp_target_after_timer", "bool", RTUNE_KIND_BOOL, 0, 1,
-		"also clamp the target on a CNP after a timer-driven increase" },
-	[RTUNE_P_RP_RATE_INCREASE_TIMER_US] = {
-		"rp_rate_increase_timer_us", "us", RTUNE_KIND_U32, 1, PERIOD_MAX_US,
-		"T: period of timer-driven rate increase" },
-	[RTUNE_P_RP_BYTE_COUNTER_BYTES] = {
-		"rp_byte_counter_bytes", "bytes", RTUNE_KIND_U32, 0, 0xffffffffu,
-		"B: bytes sent between byte-counter rate increases; 0 = off" },
-	[RTUNE_P_RP_FAST_RECOVERY_STAGES] = {
-		"rp_fast_recovery_stages", "stages", RTUNE_KIND_U32, 1, 31,
-		"F: increase stages of fast recovery before additive increase" },
-	[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS] = {
-		"rp_additive_increase_kbps", "kb/s", RTUNE_KIND_U32, 1, RATE_MAX_KBPS,
-		"R_AI: target-rate step in additive increase" },
-	[RTUNE_P_RP_HYPER_INCREASE_KBPS] = {
-		"rp_hyper_increase_kbps", "kb/s", RTUNE_KIND_U32, 1, RATE_MAX_KBPS,
-		"R_HAI: target-rate step in hyper increase" },
-
-	[RTUNE_P_NP_MIN_CNP_INTERVAL_US] = {
-		"np_min_cnp_interval_us", "us", RTUNE_KIND_U32, 0, PERIOD_MAX_US,
-		"N: at most one CNP per flow in this interval" },
-	[RTUNE_P_NP_CNP_DSCP] = {
-		"np_cnp_dscp", "DSCP", RTUNE_KIND_U32, 0, 63,
-		"DSCP of generated CNPs" },
-	[RTUNE_P_NP_CNP_PRIO] = {
-		"np_cnp_prio", "802.1p", RTUNE_KIND_U32, 0, 7,
-		"802.1p priority of generated CNPs" },
-	[RTUNE_P_NP_CNP_ECN] = {
-		"np_cnp_ecn", "ECN", RTUNE_KIND_U32, 0, 2,
-		"ECN codepoint of generated CNPs: 0 = Not-ECT, 1 = ECT(1), 2 = ECT(0)" },
+	RTUNE_PARAMS(RTUNE_PARAM_DESC)
 };
 
-/*
- * "paper": DCQCN as published (Zhu et al., SIGCOMM 2015) and in its
- * author's reference simulation. "connectx": the values NVIDIA ConnectX
- * firmware ships (mlxconfig defaults), translated to these units.
- */
+#define RTUNE_PARAM_PAPER(id, name, unit, kind, min, max, paper, connectx, help) \
+	[RTUNE_P_##id] = paper,
+#define RTUNE_PARAM_CONNECTX(id, name, unit, kind, min, max, paper, connectx, help) \
+	[RTUNE_P_##id] = connectx,
+
+/* The values of each preset are columns of params_list.h. */
 const struct rtune_preset rtune_presets[] = {
 	{
 		.name = "paper",
 		.help = "DCQCN as published (Zhu et al., SIGCOMM 2015)",
-		.set.v = {
-			[RTUNE_P_RP_ENABLED_PRIOS] = 0xff,
-			[RTUNE_P_NP_ENABLED_PRIOS] = 0xff,
-			[RTUNE_P_ECN_ENABLED_PRIOS] = 0xff,
-			[RTUNE_P_ECN_CODEPOINT] = 2,
-			[RTUNE_P_RP_MIN_RATE_KBPS] = 1000,
-			[RTUNE_P_RP_MAX_RATE_KBPS] = 0,
-			[RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS] = 0,
-			[RTUNE_P_RP_ALPHA_GAIN_1024THS] = 4,
-			[RTUNE_P_RP_INITIAL_ALPHA_1024THS] = 1024,
-			[RTUNE_P_RP_ALPHA_UPDATE_PERIOD_US] = 55,
-			[RTUNE_P_RP_RATE_CUT_SHIFT] = 1,
-			[RTUNE_P_RP_MIN_RATE_FACTOR_PCT] = 50,
-			[RTUNE_P_RP_RATE_REDUCE_PERIOD_US] = 0,
-			[RTUNE_P_RP_CLAMP_TARGET_RATE] = 1,
-			[RTUNE_P_RP_CLAMP_TARGET_AFTER_TIMER] = 1,
-			[RTUNE_P_RP_RATE_INCREASE_TIMER_US] = 55,
-			[RTUNE_P_RP_BYTE_COUNTER_BYTES] = 10000000,
-			[RTUNE_P_RP_FAST_RECOVERY_STAGES] = 5,
-			[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS] = 40000,
-			[RTUNE_P_RP_HYPER_INCREASE_KBPS] = 200000,
-			[RTUNE_P_NP_MIN_CNP_INTERVAL_US] = 50,
-			[RTUNE_P_NP_CNP_DSCP] = 48,
-			[RTUNE_P_NP_CNP_PRIO] = 6,
-			[RTUNE_P_NP_CNP_ECN] = 0,
-		},
+		.set.v = { RTUNE_PARAMS(RTUNE_PARAM_PAPER) },
 	},
 	{
 		.name = "connectx",
 		.help = "NVIDIA ConnectX firmware defaults",
-		.set.v = {
-			[RTUNE_P_RP_ENABLED_PRIOS] = 0xff,
-			[RTUNE_P_NP_ENABLED_PRIOS] = 0xff,
-			[RTUNE_P_ECN_ENABLED_PRIOS] = 0xff,
-			[RTUNE_P_ECN_CODEPOINT] = 2,
-			[RTUNE_P_RP_MIN_RATE_KBPS] = 1000,
-			[RTUNE_P_RP_MAX_RATE_KBPS] = 0,
-			[RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS] = 0,
-			[RTUNE_P_RP_ALPHA_GAIN_1024THS] = 5,
-			[RTUNE_P_RP_INITIAL_ALPHA_1024THS] = 1023,
-			[RTUNE_P_RP_ALPHA_UPDATE_PERIOD_US] = 1,
-			[RTUNE_P_RP_RATE_CUT_SHIFT] = 1,
-			[RTUNE_P_RP_MIN_RATE_FACTOR_PCT] = 50,
-			[RTUNE_P_RP_RATE_REDUCE_PERIOD_US] = 4,
-			[RTUNE_P_RP_CLAMP_TARGET_RATE] = 0,
-			[RTUNE_P_RP_CLAMP_TARGET_AFTER_TIMER] = 1,
-			[RTUNE_P_RP_RATE_INCREASE_TIMER_US] = 300,
-			[RTUNE_P_RP_BYTE_COUNTER_BYTES] = 32767,
-			[RTUNE_P_RP_FAST_RECOVERY_STAGES] = 1,
-			[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS] = 5000,
-			[RTUNE_P_RP_HYPER_INCREASE_KBPS] = 50000,
-			[RTUNE_P_NP_MIN_CNP_INTERVAL_US] = 4,
-			[RTUNE_P_NP_CNP_DSCP] = 48,
-			[RTUNE_P_NP_CNP_PRIO] = 6,
-			[RTUNE_P_NP_CNP_ECN] = 0,
-		},
+		.set.v = { RTUNE_PARAMS(RTUNE_PARAM_CONNECTX) },
 	},
 };
 
@@ -301,16 +180,14 @@ int rtune_param_format(enum rtune_param_id id, u32 v, char *buf, size_t len)
 {
 	int n;
 
-	if ((unsigned int)id >= RTUNE_P_COUNT || len < 2)
+	if ((unsigned int)id >= RTUNE_P_COUNT || !len)
 		return -EINVAL;
 	if (rtune_param_descs[id].kind == RTUNE_KIND_PRIO_MASK)
-		n = rtune_format_prio_mask(v, buf, len - 1);
+		n = rtune_format_prio_mask(v, buf, len);
 	else
-		n = snprintf(buf, len - 1, "%u", v);
-	if (n < 0 || (size_t)n >= len - 1)
+		n = snprintf(buf, len, "%u", v);
+	if (n < 0 || (size_t)n >= len)
 		return -EINVAL;
-	buf[n++] = '\n';
-	buf[n] = '\0';
 	return n;
 }
 

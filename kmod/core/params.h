@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The vendor-neutral congestion-control parameter set: one table gives
- * every tunable its name (with its unit in the name), kind, valid range and
- * help text; presets give whole default sets. The module's configfs tree,
- * the DCQCN core, the simulator and `rocetune apply` all use these names,
- * so a value means the same thing everywhere.
+ * The vendor-neutral congestion-control parameter set: one list
+ * (params_list.h) gives every tunable its name (with its unit in the
+ * name), kind, valid range, preset values and help text; presets give
+ * whole default sets. The module's configfs tree, the DCQCN core, the
+ * simulator and `rocetune apply` all use these names, so a value means
+ * the same thing everywhere.
  *
  * Documentation/configfs.rst maps each name to each vendor's knob.
  */
@@ -12,41 +13,14 @@
 #define _ROCETUNE_CORE_PARAMS_H
 
 #include "types.h"
+#include "params_list.h"
 
+/* RTUNE_P_RP_ENABLED_PRIOS, ...: one per entry of RTUNE_PARAMS, in order. */
 enum rtune_param_id {
-	/* Which 802.1p priorities the reaction/notification points act on. */
-	RTUNE_P_RP_ENABLED_PRIOS,
-	RTUNE_P_NP_ENABLED_PRIOS,
-	/* Priorities whose RoCE packets are sent ECN-capable. */
-	RTUNE_P_ECN_ENABLED_PRIOS,
-	RTUNE_P_ECN_CODEPOINT,
-
-	/* Reaction point (sender): rate limits. */
-	RTUNE_P_RP_MIN_RATE_KBPS,
-	RTUNE_P_RP_MAX_RATE_KBPS,
-	RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS,
-	/* Reaction point: rate decrease. */
-	RTUNE_P_RP_ALPHA_GAIN_1024THS,
-	RTUNE_P_RP_INITIAL_ALPHA_1024THS,
-	RTUNE_P_RP_ALPHA_UPDATE_PERIOD_US,
-	RTUNE_P_RP_RATE_CUT_SHIFT,
-	RTUNE_P_RP_MIN_RATE_FACTOR_PCT,
-	RTUNE_P_RP_RATE_REDUCE_PERIOD_US,
-	RTUNE_P_RP_CLAMP_TARGET_RATE,
-	RTUNE_P_RP_CLAMP_TARGET_AFTER_TIMER,
-	/* Reaction point: rate increase. */
-	RTUNE_P_RP_RATE_INCREASE_TIMER_US,
-	RTUNE_P_RP_BYTE_COUNTER_BYTES,
-	RTUNE_P_RP_FAST_RECOVERY_STAGES,
-	RTUNE_P_RP_ADDITIVE_INCREASE_KBPS,
-	RTUNE_P_RP_HYPER_INCREASE_KBPS,
-
-	/* Notification point (receiver): CNP generation. */
-	RTUNE_P_NP_MIN_CNP_INTERVAL_US,
-	RTUNE_P_NP_CNP_DSCP,
-	RTUNE_P_NP_CNP_PRIO,
-	RTUNE_P_NP_CNP_ECN,
-
+#define RTUNE_PARAM_ENUM(id, name, unit, kind, min, max, paper, connectx, help) \
+	RTUNE_P_##id,
+	RTUNE_PARAMS(RTUNE_PARAM_ENUM)
+#undef RTUNE_PARAM_ENUM
 	RTUNE_P_COUNT
 };
 
@@ -83,7 +57,7 @@ extern const unsigned int rtune_preset_count;
 /* The preset a freshly attached port starts from. */
 #define RTUNE_DEFAULT_PRESET "paper"
 
-/* Longest text rtune_param_format() can produce, with its newline and NUL. */
+/* Longest text rtune_param_format() can produce, with its NUL. */
 #define RTUNE_PARAM_TEXT_MAX 24
 
 /* Look a parameter up by name (len bytes, no NUL needed); -1 if unknown. */
@@ -96,7 +70,11 @@ int rtune_param_lookup(const char *name, size_t len);
  */
 int rtune_param_parse(enum rtune_param_id id, const char *buf, size_t len, u32 *out);
 
-/* Format @v for parameter @id with a trailing newline; returns the length. */
+/*
+ * Format @v for parameter @id, without a newline (the caller adds one
+ * where its format needs it); returns the length, or -EINVAL if @id is
+ * unknown or @buf too small.
+ */
 int rtune_param_format(enum rtune_param_id id, u32 v, char *buf, size_t len);
 
 /*

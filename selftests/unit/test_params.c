@@ -152,6 +152,28 @@ static void test_edges(void)
 	tap_check(!bad, "every numeric parameter: edges accepted, one past rejected, format round-trips (%d bad)", bad);
 }
 
+/* The text of one value: exactly the value, no newline, bounded by len. */
+static void test_format(void)
+{
+	char buf[RTUNE_PARAM_TEXT_MAX];
+	int n;
+
+	memset(buf, 'x', sizeof(buf));
+	n = rtune_param_format(RTUNE_P_RP_ENABLED_PRIOS, 0x39, buf, sizeof(buf));
+	tap_check(n == 5 && !strcmp(buf, "0,3-5"),
+		  "format: prio mask 0x39 is \"0,3-5\", length 5 (got %d)", n);
+	n = rtune_param_format(RTUNE_P_NP_CNP_DSCP, 48, buf, sizeof(buf));
+	tap_check(n == 2 && !strcmp(buf, "48"), "format: 48 is \"48\", no newline (got %d)", n);
+	n = rtune_param_format(RTUNE_P_RP_BYTE_COUNTER_BYTES, 4294967295u, buf, 11);
+	tap_check(n == 10 && !strcmp(buf, "4294967295"),
+		  "format: 2^32-1 fits 11 bytes exactly (got %d)", n);
+	tap_check(rtune_param_format(RTUNE_P_RP_BYTE_COUNTER_BYTES, 4294967295u, buf, 10) == -EINVAL,
+		  "format: one byte short is -EINVAL");
+	tap_check(rtune_param_format(RTUNE_P_COUNT, 1, buf, sizeof(buf)) == -EINVAL &&
+		  rtune_param_format(RTUNE_P_NP_CNP_DSCP, 1, buf, 0) == -EINVAL,
+		  "format: unknown parameter and empty buffer are -EINVAL");
+}
+
 static void test_presets_and_validation(void)
 {
 	const struct rtune_preset *paper = rtune_preset_lookup("paper", 5);
@@ -212,6 +234,7 @@ int main(void)
 	test_prio_lists();
 	test_table();
 	test_edges();
+	test_format();
 	test_presets_and_validation();
 	return tap_done();
 }

@@ -121,8 +121,7 @@ static void list_params(const struct rtune_preset *preset,
 		const struct rtune_param_desc *d = &rtune_param_descs[i];
 
 		if (rtune_param_format(i, set->v[i], buf, sizeof(buf)) < 0)
-			snprintf(buf, sizeof(buf), "?\n");
-		buf[strcspn(buf, "\n")] = '\0';
+			snprintf(buf, sizeof(buf), "?");
 		printf("%s=%s\t# %s; %s\n", d->name, buf, d->help,
 		       kind_text(d, what, sizeof(what)));
 	}

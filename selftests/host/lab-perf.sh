@@ -12,6 +12,7 @@
 # client must succeed, each within its limits.
 
 # shellcheck disable=SC2030,SC2031,SC2317 # subshells are the guests
+set -uo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib/tap.sh"
 
@@ -107,7 +108,7 @@ both() {
 failed() { [[ $1 =~ ^[0-9]+$ ]] && (($1 != 0)); }
 failed2() { failed "$1" && failed "$2"; }
 
-tap_plan 16
+tap_plan 17
 
 export FAKE_SERVER=ok FAKE_CLIENT=ok
 both good
@@ -166,6 +167,17 @@ as 2 stopper
 wait
 tap_eq "a client stopped while it runs succeeds on both hosts" "0 0" \
 	"$(cat "$T/rc.1" 2>/dev/null) $(cat "$T/rc.2" 2>/dev/null)"
+
+# ... but a client that ended before it was stopped ran short.
+port=$(free_port)
+export FAKE_CLIENT=ok
+rm -f "$T/rc.1" "$T/rc.2"
+stopper() { lab_perf_start --port "$port" ended -- "$T/fakeperf" && sleep 2 && lab_perf_stop ended; }
+as 1 stopper
+as 2 stopper
+wait
+tap_ok "a client that ended before it was stopped fails both hosts" \
+	failed2 "$(cat "$T/rc.1" 2>/dev/null)" "$(cat "$T/rc.2" 2>/dev/null)"
 
 # lab_tx_mbps: a figure, or an error (never "0.00") without a device.
 . "$TOP/selftests/lib/lab-guest.sh"

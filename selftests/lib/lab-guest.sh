@@ -216,8 +216,8 @@ lab_roce_gid_index() {
 #       server its grace to end, then kill it.  Both return the verdict.
 #   lab_perf_stop NAME
 #       As lab_perf_wait, but the client is killed now (traffic that was
-#       only needed while the caller measured something): the verdict is
-#       0 if it was still running.
+#       needed while the caller measured something): the verdict is 0 if
+#       it was still running, non-zero if it had already ended.
 #   lab_perf_run [OPTIONS] NAME -- PERFTEST [ARGS...]
 #       lab_perf_start, then lab_perf_wait.
 #   lab_perf_result NAME [FIELD]
@@ -414,6 +414,12 @@ _lab_perf_end() {
 			kill "$pid" 2>/dev/null
 			wait "$pid" 2>/dev/null
 			v=0
+		elif [[ $how == stop ]]; then
+			# The caller needed the traffic until now.
+			wait "$pid"
+			v=$?
+			_lab_perf_err "$name" "client had ended (exit $v) before it was stopped"
+			v=$((v ? v : 1))
 		else
 			wait "$pid"
 			_lab_perf_verdict "$name" $?

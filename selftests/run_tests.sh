@@ -19,16 +19,17 @@ cd "$TOP" || exit 1
 LAB=selftests/lab/lab-run
 OUT=${RTUNE_TEST_OUT:-$TOP/build/tests}
 
-# The in-guest suites: "HOSTS TIMEOUT SCRIPT [ARGS]". A suite with two
-# hosts runs the same script on both (it branches on LAB_HOST).
-LAB_SUITES=(
-	"1 300 selftests/kmod/lifecycle.sh"
-	"1 600 selftests/kmod/params.sh"
-	"2 400 selftests/kmod/counters.sh"
-	"1 400 selftests/kmod/churn.sh"
-)
-# Suites of other parts register here too.
+# The in-guest suites, registered by each part in selftests/PART/lab-suites:
+# one line per program, "HOSTS TIMEOUT SCRIPT [ARGS]" ('#' comments and
+# blank lines skipped). A suite with two hosts runs the same script on both
+# (it branches on LAB_HOST). kmod's run first: if the module's own basics
+# fail, the other suites' failures mean little.
+LAB_SUITES=()
+SUITE_FILES=(selftests/kmod/lab-suites)
 for f in selftests/*/lab-suites; do
+	[ "$f" = "${SUITE_FILES[0]}" ] || SUITE_FILES+=("$f")
+done
+for f in "${SUITE_FILES[@]}"; do
 	[ -f "$f" ] || continue
 	while read -r line; do
 		case $line in ''|'#'*) continue;; esac

@@ -28,7 +28,11 @@
 #                table goes, default bench/incast/results.txt).
 #
 # Writes bench/incast/results.txt (host1's table; the lab's output
-# directory, named on stderr, keeps every log and sample). Columns:
+# directory, named on stderr, keeps every log and sample). A perftest run
+# that fails (no connection, a non-zero exit, no result line) or an empty
+# sample (no message rate, goodput, captured flow, utilisation window or
+# queue sample) ends the bench on both guests: "not ok 1 bench: REASON",
+# exit 1, and the results file is left as it was. Columns:
 #   util     bytes that left the bottleneck (Ethernet+IP, per-QP capture on
 #            ifb0, bench/incast/flowcap.py) / its rate, over the transfer
 #            less its first 2 s and last 1 s (bench/incast/analyze.py)
@@ -59,9 +63,14 @@ if [[ -z ${LAB_HOST:-} ]]; then
 		--script "1,2=$here/run.sh"
 	rc=$?
 	echo "# lab output: $out/run" >&2
-	if [[ -s $out/run/share/host1/results.txt ]]; then
+	if ((rc != 0)); then
+		echo "# bench failed (lab exit $rc): ${INCAST_RESULTS:-$here/results.txt} left as it was" >&2
+	elif [[ -s $out/run/share/host1/results.txt ]]; then
 		cp "$out/run/share/host1/results.txt" "${INCAST_RESULTS:-$here/results.txt}"
 		cat "$out/run/share/host1/results.txt"
+	else
+		echo "# bench wrote no results" >&2
+		rc=1
 	fi
 	exit $rc
 fi
@@ -97,38 +106,49 @@ load() {
 }
 unload() { rmmod rocetune; }
 
-# one NAME ARGS...: one perftest run (server host1, client host2).
-one() {
-	local name=$1; shift
-	if ((LAB_HOST == 1)); then
-		stdbuf -oL timeout $((SECS + 150)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 17 -m "$MTU" "$@" >"$LAB_HOST_DIR/$name.log" 2>&1 &
-		local srv=$!
-		for _ in $(seq 300); do [[ -n $(ss -Hltn "sport = :$PORT") ]] && break; sleep 0.2; done
-		lab_put "ready-$name" 1
-		lab_get 2 "done-$name" $((SECS + 180)) >/dev/null
-		for _ in $(seq 100); do kill -0 $srv 2>/dev/null || break; sleep 0.2; done
-		kill $srv 2>/dev/null; wait $srv 2>/dev/null
-	else
-		lab_get 1 "ready-$name" 150 >/dev/null
-		for _ in $(seq 10); do
-			sleep 1
-			stdbuf -oL timeout $((SECS + 120)) ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -p $PORT -u 17 -m "$MTU" "$@" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/$name.log" 2>&1
-			grep -q "Couldn't connect" "$LAB_HOST_DIR/$name.log" || break
-		done
-		lab_put "done-$name" 1
-	fi
+# fail REASON: end the bench on this host with a TAP failure. Every check
+# below is made on both hosts (a perftest verdict reaches both; a sample
+# is passed to the other host before it is judged), so both end at the
+# same point, and no table is written.
+fail() {
+	echo "1..1"
+	echo "not ok 1 bench: $*"
+	exit 1
 }
-avg() { awk '$1 ~ /^[0-9]+$/ && NF >= 5 {v=$4} END {print v+0}' "$LAB_HOST_DIR/$1.log"; }
-mrate() { awk '$1 ~ /^[0-9]+$/ && NF >= 5 {v=$5} END {print v+0}' "$LAB_HOST_DIR/$1.log"; }
+# bar NAME [TIMEOUT]: lab_barrier; a host that does not arrive ended.
+bar() { lab_barrier "$1" "${2:-120}" || fail "barrier $1: the other host did not arrive (see its out.tap)"; }
+# positive VALUE: a figure above zero.
+positive() { awk -v v="$1" 'BEGIN {exit !(v ~ /^[0-9.e+-]+$/ && v + 0 > 0)}'; }
+
+# one [--tolerate-close] NAME ARGS...: one perftest run (server host1,
+# client host2, lab_perf_run); a failed run ends the bench on both hosts.
+one() {
+	local opt=()
+	[[ $1 == --tolerate-close ]] && { opt+=("$1"); shift; }
+	local name=$1
+	shift
+	lab_perf_run --port "$PORT" --timeout $((SECS + 120)) --grace 20 "${opt[@]}" "$name" -- \
+		ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -u 17 -m "$MTU" "$@" ||
+		fail "perftest run $name failed (see $name.log)"
+}
+avg() { lab_perf_result "$1" 4; }
+mrate() { lab_perf_result "$1" 5; }
 median() { sort -g | awk '{v[NR]=$1} END {if (!NR) {print 0; exit} print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
 # 1. Hook cost: off, on, off, on, ... (alternated so drift hits both).
 for i in $(seq "$REPS"); do
 	for mode in off on; do
 		[[ $mode == on ]] && load
-		lab_barrier "cost-$mode-$i" 120
+		bar "cost-$mode-$i"
 		one "cost-$mode-$i" -s 64 -q 1 -D "$CSECS"
-		((LAB_HOST == 2)) && mrate "cost-$mode-$i" >>"$LAB_HOST_DIR/mr-$mode"
+		if ((LAB_HOST == 2)); then
+			mr=$(mrate "cost-$mode-$i")
+			lab_put "mr-$mode-$i" "$mr"
+			echo "$mr" >>"$LAB_HOST_DIR/mr-$mode"
+		else
+			mr=$(lab_get 2 "mr-$mode-$i" 60) || fail "host2 reported no message rate for cost-$mode-$i"
+		fi
+		positive "$mr" || fail "cost-$mode-$i: no message rate ('$mr')"
 		[[ $mode == on ]] && unload
 	done
 done
@@ -136,17 +156,23 @@ if ((LAB_HOST == 2)); then
 	touch "$LAB_HOST_DIR/mr-off" "$LAB_HOST_DIR/mr-on"
 	lab_put mr "$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-off")|$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-on")"
 fi
-((LAB_HOST == 1)) && { rtune_lab_bottleneck || exit 1; }
-lab_barrier bottleneck 120
+if ((LAB_HOST == 1)); then
+	rtune_lab_bottleneck || { lab_put bottleneck fail; fail "bottleneck setup"; }
+	lab_put bottleneck ok
+else
+	[[ $(lab_get 1 bottleneck 120) == ok ]] || fail "host1 could not set up the bottleneck"
+fi
+bar bottleneck
 
 # 2. Incast, each N without then with rocetune.
 for n in $NS; do
 	for mode in off on; do
 		name=$mode-$n
 		[[ $mode == on ]] && load preset
-		# Every run starts from an empty RED average (see rtune_lab_red).
-		((LAB_HOST == 1)) && { rtune_lab_red replace || exit 1; }
-		lab_barrier "start-$name" 120
+		# Every run starts from an empty RED average (see rtune_lab_red);
+		# a failure there ends host1, and host2 at the barrier.
+		((LAB_HOST == 1)) && { rtune_lab_red replace || fail "RED reset before $name"; }
+		bar "start-$name"
 		h0=$(hwsum)
 		if ((LAB_HOST == 1)); then
 			d0=$(rtune_lab_redstat dropped); c0=$(rtune_lab_redstat marked)
@@ -163,7 +189,9 @@ for n in $NS; do
 			done ) >"$LAB_HOST_DIR/rates-$name" 2>/dev/null &
 			rmon=$!
 		fi
-		one "$name" -s 65536 -q "$n" -D "$SECS" --tclass=2
+		# Without congestion control a run can collapse: perftest may then
+		# hang in its closing handshake, after its result.
+		one --tolerate-close "$name" -s 65536 -q "$n" -D "$SECS" --tclass=2
 		((LAB_HOST == 2)) && [[ $mode == on ]] && { kill $rmon; wait $rmon 2>/dev/null; }
 		h1=$(hwsum)
 		if ((LAB_HOST == 1)); then
@@ -173,14 +201,26 @@ for n in $NS; do
 			gput=$(lab_get 2 "bw-$name" 60)
 			read -r util jain conv flows q50 q99 qmax < <(python3 "$here/analyze.py" \
 				"$LAB_HOST_DIR/flows-$name" "$n" "$BN_MBIT" "$LAB_HOST_DIR/q-$name")
+			# Empty samples (analyze.py prints zeros for them) are a
+			# failed run, not a figure.
+			bad=
+			positive "$gput" || bad+=" no goodput ('$gput');"
+			positive "${flows:-0}" || bad+=" no flow captured on ifb0;"
+			positive "${util:-0}" || bad+=" no bottleneck utilisation (transfer too short?);"
+			[[ -s $LAB_HOST_DIR/q-$name ]] || bad+=" no queue samples;"
+			[[ -n $peer ]] || bad+=" no counters from host2;"
+			lab_put "row-$name" "${bad:-ok}"
+			[[ -z $bad ]] || fail "$name:$bad"
 			echo "$n $mode $util $jain $conv $flows $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(rtune_lab_redstat dropped) - d0 )) $(( $(rtune_lab_redstat marked) - c0 )) $(( h1 - h0 + peer )) $q50 $q99 $qmax" >>"$LAB_HOST_DIR/rows"
 		else
 			lab_put "hw2-$name" $((h1 - h0))
 			lab_put "bw-$name" "$(avg "$name")"
 			[[ $mode == on ]] && cat "$P/qp_stats" >"$LAB_HOST_DIR/qp_stats-$name"
+			row=$(lab_get 1 "row-$name" 300) || fail "host1 did not judge $name"
+			[[ $row == ok ]] || fail "$name (host1):$row"
 		fi
 		[[ $mode == on ]] && unload
-		lab_barrier "done-$name" 200
+		bar "done-$name" 200
 	done
 done
 
@@ -205,5 +245,5 @@ if ((LAB_HOST == 1)); then
 		((REPS > 0)) && echo "#   medians: not loaded $moff, loaded $mon_, ratio $(awk -v a="$mon_" -v b="$moff" 'BEGIN {printf "%.3f", b ? a / b : 0}')"
 	} >"$R"
 fi
-lab_barrier end 300
+bar end 300
 echo "1..1"; echo "ok 1 bench done"

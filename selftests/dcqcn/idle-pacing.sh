@@ -41,40 +41,23 @@ tap_ok "insmod rocetune.ko (defaults)" rtune_load
 wait_for test -d "$P" || tap_bail "no configfs tree"
 lab_barrier up 120 || tap_bail "peer not up"
 
-perf=(ib_write_bw -d rxe0 -x "$gid" -s 65536 -q 1 -D "$SECS" -F -p "$PORT" -u 18)
+# The traffic runs while host2 measures; host2 stops it when done.
+lab_perf_start --port "$PORT" --timeout $((SECS + 40)) --grace 0 \
+	perf -- ib_write_bw -d rxe0 -x "$gid" -s 65536 -q 1 -D "$SECS" -F -u 18 ||
+	tap_fail "ib_write_bw started"
 if ((LAB_HOST == 1)); then
-	timeout $((SECS + 60)) "${perf[@]}" >"$LAB_HOST_DIR/perf.log" 2>&1 &
-	pid=$!
-	for _ in $(seq 300); do
-		[[ -n $(ss -Hltn "sport = :$PORT") ]] && break
-		sleep 0.2
-	done
-	lab_put ready 1
-	lab_get 2 finished $((SECS + 120)) >/dev/null
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	if lab_perf_stop perf; then
+		tap_pass "ib_write_bw ran until host2 stopped it"
+	else
+		tap_fail "ib_write_bw ran until host2 stopped it"
+	fi
 	tap_ok "rmmod rocetune" rtune_unload
 	tap_ok "kernel log clean" kernel_log_clean
 	tap_done
 fi
 
-lab_get 1 ready 120 >/dev/null
-sleep 1
-timeout $((SECS + 40)) "${perf[@]}" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/perf.log" 2>&1 &
-pid=$!
-
 # col FIELD: the live QP's column of qp_stats.
 col() { awk -v f="$1" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} $3=="live" {print $c[f]; exit}' "$P/qp_stats"; }
-# rate_mbps SECS: what eth0 sent over SECS s, IP level (less 14 bytes of
-# Ethernet header per packet), in Mbit/s.
-rate_mbps() {
-	local s=/sys/class/net/eth0/statistics b0 p0 t0 b1 p1 t1
-	b0=$(cat $s/tx_bytes); p0=$(cat $s/tx_packets); t0=$(date +%s.%N)
-	sleep "$1"
-	b1=$(cat $s/tx_bytes); p1=$(cat $s/tx_packets); t1=$(date +%s.%N)
-	awk -v b=$((b1 - b0)) -v p=$((p1 - p0)) -v t0="$t0" -v t1="$t1" \
-		'BEGIN {printf "%.2f", (b - 14 * p) * 8 / (t1 - t0) / 1e6}'
-}
 # within MBPS TARGET: MBPS is within 10 % of TARGET.
 within() { awk -v m="$1" -v c="$2" 'BEGIN {exit !(m >= 0.9 * c && m <= 1.1 * c)}'; }
 
@@ -86,12 +69,12 @@ for _ in $(seq 300); do
 done
 tap_eq "the QP is live in qp_stats" 1 "$([[ -n $qpn ]] && echo 1 || echo 0)"
 sleep 3
-tap_diag "unpaced: $(rate_mbps 2) Mbit/s"
+tap_diag "unpaced: $(lab_tx_mbps eth0 2) Mbit/s"
 tap_eq "at the maximum rate with no ceiling the QP is not paced" 0 "$(col paced_pkts)"
 
 printf '%s rate_cap_kbps=5000' "$qpn" >"$P/qp_ctl"
 sleep 3
-m=$(rate_mbps 4)
+m=$(lab_tx_mbps eth0 4)
 tap_diag "capped at 5000 kb/s: $m Mbit/s, paced_pkts $(col paced_pkts)"
 tap_ok "qp_ctl ends the idle path: capped QP within 10% of 5 Mbit/s ($m)" within "$m" 5
 
@@ -100,13 +83,15 @@ sleep 2
 printf 7000 >"$P/cc/staged/rp_max_rate_kbps" && printf 1 >"$P/cc/commit" ||
 	tap_diag "commit: $(cat "$P/cc/last_error")"
 sleep 3
-m=$(rate_mbps 4)
+m=$(lab_tx_mbps eth0 4)
 tap_diag "rp_max_rate_kbps 7000: $m Mbit/s, paced_pkts $(col paced_pkts)"
 tap_ok "a commit ends the idle path: QP within 10% of 7 Mbit/s ($m)" within "$m" 7
 
-lab_put finished 1
-kill "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
+if lab_perf_stop perf; then
+	tap_pass "ib_write_bw ran until stopped"
+else
+	tap_fail "ib_write_bw ran until stopped"
+fi
 tap_ok "rmmod rocetune" rtune_unload
 tap_ok "kernel log clean" kernel_log_clean
 tap_done

@@ -48,51 +48,19 @@ load() { rtune_load && wait_for test -d "$P" && rtune_lab_preset "$P"; }
 tap_ok "insmod rocetune.ko, lab preset" load
 lab_barrier up 120 || tap_bail "peer not up"
 
-# start NAME: perftest in the background ($pid), connected. Each round has
-# its own port: a round-1 server hung in its final handshake may still
-# hold the previous one.
+# start NAME: perftest in the background, connected (lab_perf_start).
+# Each round has its own port: a round-1 server hung in its final
+# handshake may still hold the previous one.
 start() {
 	PORT=$((PORT + 1))
-	local perf=(ib_write_bw -d rxe0 -x "$gid" -s 65536 -q 4 -D "$SECS" -F -p "$PORT" --tclass=2 -u 18)
-	if ((LAB_HOST == 1)); then
-		stdbuf -oL timeout $((SECS + 60)) "${perf[@]}" >"$LAB_HOST_DIR/$1.log" 2>&1 &
-		pid=$!
-		for _ in $(seq 300); do
-			[[ -n $(ss -Hltn "sport = :$PORT") ]] && break
-			sleep 0.2
-		done
-		lab_put "ready-$1" 1
-	else
-		lab_get 1 "ready-$1" 120 >/dev/null
-		for _ in $(seq 10); do
-			sleep 1
-			stdbuf -oL timeout $((SECS + 40)) "${perf[@]}" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/$1.log" 2>&1 &
-			pid=$!
-			sleep 3
-			grep -q "Couldn't connect" "$LAB_HOST_DIR/$1.log" || break
-			wait $pid
-		done
-	fi
+	lab_perf_start --port "$PORT" --timeout $((SECS + 40)) --grace 30 --tolerate-close \
+		"$1" -- ib_write_bw -d rxe0 -x "$gid" -s 65536 -q 4 -D "$SECS" -F --tclass=2 -u 18
 }
-# finish NAME: wait for the transfer; the client's verdict on both hosts
-# (a server can hang in perftest's final handshake after a collapse, so it
-# gets 30 s after the client is done).
-finish() {
-	local rc=0
-	if ((LAB_HOST == 2)); then
-		wait $pid || rc=$?
-		# Completed = the client printed its result; after a collapse
-		# perftest can then hang in its final handshake (timeout).
-		grep -qE '^ *65536 +[0-9]+' "$LAB_HOST_DIR/$1.log" && rc=0
-		lab_put "done-$1" $rc
-	else
-		rc=$(lab_get 2 "done-$1" $((SECS + 150))) || rc=124
-		for _ in $(seq 150); do kill -0 $pid 2>/dev/null || break; sleep 0.2; done
-		kill $pid 2>/dev/null
-		wait $pid 2>/dev/null
-	fi
-	return $rc
-}
+# finish NAME: wait for the transfer; the client's verdict on both hosts.
+# Completed = the client printed its result: after a collapse perftest can
+# then hang in its final handshake (--tolerate-close), and the server gets
+# 30 s after the client is done (--grace).
+finish() { lab_perf_wait "$1"; }
 col() { awk -v f="$1" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} $3=="live" {s+=$c[f]} END {print s+0}' "$P/qp_stats" 2>/dev/null; }
 # cnps: CNPs sent (host1) or accepted (host2) so far.
 cnps() { if ((LAB_HOST == 1)); then col cnp_sent; else col cnp_rcvd; fi; }
@@ -119,7 +87,7 @@ tap_eq "module gone" 0 "$(rtune_loaded && echo 1 || echo 0)"
 tap_ok "kernel log clean after rmmod under traffic" kernel_log_clean
 finish r1
 prc=$?
-tap_diag "$(grep -E '^ *65536' "$LAB_HOST_DIR/r1.log" | tail -1)"
+tap_diag "$(lab_perf_result r1)"
 tap_eq "round 1 transfer completed after the rmmod" 0 "$prc"
 lab_barrier r1-done 200 || tap_bail "peer lost in round 1"
 

@@ -11,6 +11,9 @@
 #   lab_addr_ok ADDR                true if ADDR is inside the lab ranges
 #   lab_roce_gid_index IBDEV ADDR [TIMEOUT]
 #                                   print the RoCE v2 GID index of ADDR on IBDEV
+#   lab_perf_start/wait/stop/run ... perftest between host 1 and host 2 (below)
+#   lab_perf_result NAME [FIELD]    a perftest run's result line
+#   lab_tx_mbps DEV SECS            IP-level rate DEV sends at, in Mbit/s
 #
 # All of them talk through the run's share (/run/lab/share), the same host
 # directory in every guest.  Timeouts are in seconds (default 120; 60 for
@@ -196,4 +199,294 @@ lab_roce_gid_index() {
 		fi
 		sleep "$LAB_POLL"
 	done
+}
+
+# ---------------------------------------------------------------------------
+# perftest between two guests: host 1 runs the server, host 2 the client,
+# which connects to $LAB_PEER_eth0.  The same call runs on both hosts.
+#
+#   lab_perf_start [OPTIONS] NAME -- PERFTEST [ARGS...]
+#       Server host: start the server, wait until it listens, tell the
+#       client.  Client host: wait for that, start the client, retry while
+#       the server refuses the connection, return once it is connected.
+#       Both return with perftest still running in the background.
+#   lab_perf_wait NAME
+#       Client host: wait for the client to end; its verdict (below) goes
+#       to the server host.  Server host: wait for that verdict, give the
+#       server its grace to end, then kill it.  Both return the verdict.
+#   lab_perf_stop NAME
+#       As lab_perf_wait, but the client is killed now (traffic that was
+#       needed while the caller measured something): the verdict is 0 if
+#       it was still running, non-zero if it had already ended.
+#   lab_perf_run [OPTIONS] NAME -- PERFTEST [ARGS...]
+#       lab_perf_start, then lab_perf_wait.
+#   lab_perf_result NAME [FIELD]
+#       Print the last result line of NAME's log (or its FIELD-th field,
+#       e.g. 4 for ib_*_bw's average); return 1 if there is none.
+#
+# The helper adds "-p PORT" and, on the client, the server's address; the
+# caller gives the rest of the command line, the same on both hosts.  Both
+# sides run line-buffered under timeout(1) and log stdout and stderr to
+# $LAB_HOST_DIR/NAME.log.  NAME is used once per run.  Options:
+#
+#   --port PORT       default 18515
+#   --timeout SECS    the client's limit (default 120); the server's is
+#                     SECS + 150, though it is killed sooner (--grace)
+#   --grace SECS      how long the server may take to end after the client
+#                     ended before it is killed (default 20; perftest's
+#                     server can hang in its closing handshake after a
+#                     collapse); 0 kills it at once
+#   --tolerate-close  a client that printed its result and then failed or
+#                     hung in perftest's closing handshake (after a
+#                     collapse) has completed; the exit status is reported
+#   --tries N         connection attempts, 1 s apart (default 10)
+#
+# The verdict is 0 only if the client connected, exited 0 (see
+# --tolerate-close) and printed a result line; anything else returns
+# non-zero on both hosts with a "# lab: perftest NAME: ..." reason and the
+# end of the log on stderr.  A failure in lab_perf_start is returned
+# again by lab_perf_wait/stop, so a caller may check either.  They track
+# background processes: call them in the script's own shell, not inside
+# $(...) or tap_ok.
+
+LAB_PERF_PORT=18515
+_LAB_PERF_NAME=
+declare -gA _LAB_PERF_PID=() _LAB_PERF_RC=() _LAB_PERF_TMO=() \
+	_LAB_PERF_GRACE=() _LAB_PERF_TOL=()
+
+_lab_perf_err() { # NAME MESSAGE: reason and the end of NAME's log
+	local log=$LAB_HOST_DIR/$1.log
+	_lab_err "perftest $1: $2"
+	[[ -s $log ]] && tail -n 5 "$log" | sed "s/^/# lab: $1.log: /" >&2
+	return 0
+}
+
+# _lab_perf_fail NAME RC MESSAGE: record a failure of start; on the client
+# host also tell the server host, which would otherwise wait for a verdict.
+_lab_perf_fail() {
+	_lab_perf_err "$1" "$3"
+	_LAB_PERF_RC[$1]=$2
+	((LAB_HOST == 2)) && lab_put "perf-done.$1" "$2"
+	return "$2"
+}
+
+lab_perf_start() {
+	local port=$LAB_PERF_PORT tmo=120 grace=20 tol='' tries=10 name=''
+	_LAB_PERF_NAME=
+	while (($#)); do
+		case $1 in
+		--port) port=$2; shift 2;;
+		--timeout) tmo=$2; shift 2;;
+		--grace) grace=$2; shift 2;;
+		--tolerate-close) tol=1; shift;;
+		--tries) tries=$2; shift 2;;
+		--) shift; break;;
+		-*) _lab_err "lab_perf_start: unknown option $1"; return 2;;
+		*) name=$1; shift;;
+		esac
+	done
+	if [[ -z $name || $# -eq 0 ]]; then
+		_lab_err "usage: lab_perf_start [OPTIONS] NAME -- PERFTEST [ARGS...]"
+		return 2
+	fi
+	_lab_need_env || return 1
+	_lab_name_ok "$name" || return 2
+	_LAB_PERF_NAME=$name
+	_LAB_PERF_TMO[$name]=$tmo _LAB_PERF_GRACE[$name]=$grace _LAB_PERF_TOL[$name]=$tol
+	_LAB_PERF_RC[$name]='' _LAB_PERF_PID[$name]=''
+	case $LAB_HOST in
+	1) _lab_perf_server "$name" "$port" "$@";;
+	2) _lab_perf_client "$name" "$port" "$tries" "$@";;
+	*) _lab_err "perftest $name: host $LAB_HOST is neither server (1) nor client (2)"; return 2;;
+	esac
+}
+
+_lab_perf_server() { # NAME PORT CMD...
+	local name=$1 port=$2 log=$LAB_HOST_DIR/$1.log pid rc deadline
+	shift 2
+	if [[ -n $(ss -Hltn "sport = :$port") ]]; then
+		lab_put "perf-ready.$name" "port $port busy"
+		_lab_perf_fail "$name" 1 "port $port is already in use"
+		return
+	fi
+	stdbuf -oL timeout $((_LAB_PERF_TMO[$name] + 150)) "$@" -p "$port" >"$log" 2>&1 &
+	pid=$!
+	_LAB_PERF_PID[$name]=$pid
+	deadline=$((SECONDS + 60))
+	until [[ -n $(ss -Hltn "sport = :$port") ]]; do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			wait "$pid"
+			rc=$?
+			lab_put "perf-ready.$name" "server failed"
+			_lab_perf_fail "$name" 1 "server exited ($rc) before listening on port $port"
+			return
+		fi
+		if ((SECONDS >= deadline)); then
+			kill "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			lab_put "perf-ready.$name" "server failed"
+			_lab_perf_fail "$name" 1 "server not listening on port $port within 60s"
+			return
+		fi
+		sleep "$LAB_POLL"
+	done
+	lab_put "perf-ready.$name" ok
+}
+
+_lab_perf_client() { # NAME PORT TRIES CMD...
+	local name=$1 port=$2 tries=$3 log=$LAB_HOST_DIR/$1.log
+	local addr=${LAB_PEER_eth0:-} ready pid rc try deadline
+	shift 3
+	if ! lab_addr_ok "$addr"; then
+		_lab_perf_fail "$name" 1 "refusing server address '$addr': outside the lab ranges"
+		return
+	fi
+	# The server waits up to 60 s for its port, after its own start-up.
+	if ! ready=$(lab_get 1 "perf-ready.$name" 150); then
+		_lab_perf_fail "$name" 1 "the server never reported"
+		return
+	fi
+	if [[ $ready != ok ]]; then
+		_lab_perf_fail "$name" 1 "the server did not start: $ready"
+		return
+	fi
+	for ((try = 1; try <= tries; try++)); do
+		sleep 1
+		stdbuf -oL timeout "${_LAB_PERF_TMO[$name]}" "$@" -p "$port" "$addr" >"$log" 2>&1 &
+		pid=$!
+		deadline=$((SECONDS + 60))
+		# Connected once it printed the server's QP ("remote address:
+		# LID ..."); "Couldn't connect" means nobody listened yet.
+		while :; do
+			if grep -q 'remote address' "$log"; then
+				_LAB_PERF_PID[$name]=$pid
+				return 0
+			fi
+			if ! kill -0 "$pid" 2>/dev/null; then
+				wait "$pid"
+				rc=$?
+				grep -q "Couldn't connect" "$log" && break
+				_lab_perf_fail "$name" $((rc ? rc : 1)) \
+					"client exited ($rc) before connecting to $addr:$port"
+				return
+			fi
+			if ((SECONDS >= deadline)); then
+				kill "$pid" 2>/dev/null
+				wait "$pid" 2>/dev/null
+				_lab_perf_fail "$name" 1 "client not connected to $addr:$port within 60s"
+				return
+			fi
+			sleep "$LAB_POLL"
+		done
+	done
+	_lab_perf_fail "$name" 1 "could not connect to $addr:$port in $tries tries"
+}
+
+# _lab_perf_verdict NAME RC: the client's verdict from its exit status RC
+# and its log.
+_lab_perf_verdict() {
+	local name=$1 rc=$2
+	if ! lab_perf_result "$name" >/dev/null; then
+		_lab_perf_err "$name" "no result line (client exit $rc)"
+		return $((rc ? rc : 1))
+	fi
+	((rc == 0)) && return 0
+	if [[ -n ${_LAB_PERF_TOL[$name]} ]]; then
+		_lab_err "perftest $name: client exit $rc after its result (closing handshake), counted as completed"
+		return 0
+	fi
+	_lab_perf_err "$name" "client exit $rc"
+	return "$rc"
+}
+
+# _lab_perf_end NAME stop|wait
+_lab_perf_end() {
+	local name=$1 how=$2 pid rc v i
+	if [[ -z ${_LAB_PERF_TMO[$name]+set} ]]; then
+		_lab_err "perftest $name: never started"
+		return 2
+	fi
+	pid=${_LAB_PERF_PID[$name]}
+	if ((LAB_HOST == 2)); then
+		# A failed start already told the server host.
+		[[ -n ${_LAB_PERF_RC[$name]} ]] && return "${_LAB_PERF_RC[$name]}"
+		if [[ $how == stop ]] && kill -0 "$pid" 2>/dev/null; then
+			kill "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			v=0
+		elif [[ $how == stop ]]; then
+			# The caller needed the traffic until now.
+			wait "$pid"
+			v=$?
+			_lab_perf_err "$name" "client had ended (exit $v) before it was stopped"
+			v=$((v ? v : 1))
+		else
+			wait "$pid"
+			_lab_perf_verdict "$name" $?
+			v=$?
+		fi
+		_LAB_PERF_RC[$name]=$v
+		lab_put "perf-done.$name" "$v"
+		return "$v"
+	fi
+	if [[ -n ${_LAB_PERF_RC[$name]} ]]; then
+		v=${_LAB_PERF_RC[$name]}
+	else
+		v=$(lab_get 2 "perf-done.$name" $((_LAB_PERF_TMO[$name] + 120))) || v=124
+		[[ $v =~ ^[0-9]+$ ]] || v=1
+		((v == 0)) || _lab_err "perftest $name: the client's verdict is $v"
+	fi
+	if [[ -n $pid ]]; then
+		for ((i = 0; i < _LAB_PERF_GRACE[$name] * 5; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.2
+		done
+		if kill -0 "$pid" 2>/dev/null; then
+			((_LAB_PERF_GRACE[$name] > 0)) &&
+				_lab_err "perftest $name: server still running ${_LAB_PERF_GRACE[$name]}s after the client, killed"
+			kill "$pid" 2>/dev/null
+		fi
+		wait "$pid" 2>/dev/null
+		_LAB_PERF_PID[$name]=
+	fi
+	_LAB_PERF_RC[$name]=$v
+	return "$v"
+}
+
+lab_perf_wait() { _lab_perf_end "$1" wait; }
+lab_perf_stop() { _lab_perf_end "$1" stop; }
+
+lab_perf_run() {
+	lab_perf_start "$@"
+	local rc=$?
+	[[ -n $_LAB_PERF_NAME ]] || return "$rc"
+	lab_perf_wait "$_LAB_PERF_NAME"
+}
+
+lab_perf_result() {
+	local log=$LAB_HOST_DIR/$1.log line
+	[[ -r $log ]] || return 1
+	# "#bytes #iterations ..." figures: the first two fields integers.
+	line=$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 4' "$log" | tail -n 1)
+	[[ -n $line ]] || return 1
+	if [[ -n ${2:-} ]]; then
+		awk -v f="$2" '{print $f}' <<<"$line"
+	else
+		echo "$line"
+	fi
+}
+
+# lab_tx_mbps DEV SECS
+# The rate DEV sends at over the next SECS seconds, IP level (its byte
+# counter less 14 bytes of Ethernet header per packet), in Mbit/s with two
+# decimals: what a paced RoCE sender puts on the wire.
+lab_tx_mbps() {
+	local s=/sys/class/net/$1/statistics b0 p0 t0 b1 p1 t1
+	b0=$(<"$s/tx_bytes") && p0=$(<"$s/tx_packets") || return 1
+	t0=$(date +%s.%N)
+	sleep "$2"
+	b1=$(<"$s/tx_bytes") && p1=$(<"$s/tx_packets") || return 1
+	t1=$(date +%s.%N)
+	awk -v b=$((b1 - b0)) -v p=$((p1 - p0)) -v t0="$t0" -v t1="$t1" \
+		'BEGIN {printf "%.2f\n", (b - 14 * p) * 8 / (t1 - t0) / 1e6}'
 }

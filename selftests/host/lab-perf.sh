@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lab's perftest helper (lab_perf_* in selftests/lib/lab-guest.sh)
+# fails loudly: run on the host, with two "guests" as two shell processes
+# sharing a directory, and a stand-in for perftest that really listens and
+# connects (TCP on 127.0.0.1 only) and then behaves as the case needs.
+# A client against a port where nothing listens, a server that never
+# listens, a client that fails, prints no result or hangs must all be an
+# error on both hosts, never a success with no figure; a good run, a
+# tolerated hang in the closing handshake, a hung server and a stopped
+# client must succeed, each within its limits.
+
+# shellcheck disable=SC2030,SC2031,SC2317 # subshells are the guests
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib/tap.sh"
+
+command -v python3 >/dev/null || tap_skip_all "python3 not installed"
+command -v ss >/dev/null || tap_skip_all "ss (iproute2) not installed"
+command -v stdbuf >/dev/null || tap_skip_all "stdbuf (coreutils) not installed"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-lab-perf.XXXXXX")
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT
+SHARE=$T/share
+mkdir -p "$SHARE/host1" "$SHARE/host2"
+
+# The stand-in: "fakeperf ... -p PORT [ADDR]". A server (no ADDR, mode
+# FAKE_SERVER) listens on 127.0.0.1:PORT; a client (mode FAKE_CLIENT)
+# connects there whatever ADDR says and prints what perftest would.
+cat >"$T/fakeperf" <<'EOF'
+#!/bin/bash
+port= addr=
+while (($#)); do
+	case $1 in -p) port=$2; shift 2;; 198.18.*) addr=$1; shift;; *) shift;; esac
+done
+if [[ -z $addr ]]; then
+	[[ ${FAKE_SERVER:-ok} == die ]] && { echo "Couldn't listen to port $port"; exit 1; }
+	exec python3 - "$port" "${FAKE_SERVER:-ok}" <<'PY'
+import socket, sys, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(1)
+print("Waiting for client to connect...", flush=True)
+c, _ = s.accept()
+print(" remote address: LID 0000 QPN 0x0011 PSN 0x1", flush=True)
+while c.recv(100):
+    pass
+if sys.argv[2] == "hang":
+    time.sleep(1000)
+PY
+fi
+if ! exec 3<>"/dev/tcp/127.0.0.1/$port"; then
+	echo "Couldn't connect to $addr:$port"
+	exit 1
+fi 2>/dev/null
+echo " local address: LID 0000 QPN 0x0012 PSN 0x2"
+echo " remote address: LID 0000 QPN 0x0011 PSN 0x1"
+case ${FAKE_CLIENT:-ok} in
+ok|hang)
+	echo " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]"
+	echo " 65536      1200             0.00               0.05 		   0.000095"
+	[[ $FAKE_CLIENT == hang ]] && exec sleep 1000
+	exit 0;;
+noresult) exit 0;;
+fail) echo " Failed to complete run_iter_bw function successfully"; exit 1;;
+running) exec sleep 1000;;
+esac
+EOF
+chmod +x "$T/fakeperf"
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# as HOST CMD...: run CMD in a shell that is lab host HOST (in the
+# background); its exit status goes to $T/rc.HOST, its stderr to $T/err.HOST.
+as() {
+	local h=$1
+	shift
+	(
+		export LAB_HOST=$h LAB_HOSTS=2 LAB_RUN_DIR=$SHARE LAB_HOST_DIR=$SHARE/host$h
+		export LAB_PEER_eth0=198.18.1.$((3 - h)) LAB_POLL=0.1
+		. "$TOP/selftests/lib/lab-guest.sh"
+		"$@"
+		echo $? >"$T/rc.$h"
+	) 2>"$T/err.$h" &
+}
+
+# both NAME OPTS...: lab_perf_run on both hosts, wait for them; sets rc1,
+# rc2 and secs (wall time).
+both() {
+	local name=$1 port t0=$SECONDS
+	shift
+	port=$(free_port)
+	rm -f "$T/rc.1" "$T/rc.2"
+	as 1 lab_perf_run --port "$port" "$@" "$name" -- "$T/fakeperf" -s 65536
+	as 2 lab_perf_run --port "$port" "$@" "$name" -- "$T/fakeperf" -s 65536
+	wait
+	rc1=$(cat "$T/rc.1" 2>/dev/null || echo none)
+	rc2=$(cat "$T/rc.2" 2>/dev/null || echo none)
+	secs=$((SECONDS - t0))
+	tap_diag "$name: host1 rc $rc1, host2 rc $rc2, ${secs}s"
+	sed 's/^/  host1: /' "$T/err.1" | while read -r l; do tap_diag "$l"; done
+	sed 's/^/  host2: /' "$T/err.2" | while read -r l; do tap_diag "$l"; done
+}
+failed() { [[ $1 =~ ^[0-9]+$ ]] && (($1 != 0)); }
+failed2() { failed "$1" && failed "$2"; }
+
+tap_plan 17
+
+export FAKE_SERVER=ok FAKE_CLIENT=ok
+both good
+tap_eq "a good run succeeds on both hosts" "0 0" "$rc1 $rc2"
+(
+	export LAB_HOST_DIR=$SHARE/host2
+	. "$TOP/selftests/lib/lab-guest.sh"
+	lab_perf_result good 4
+) >"$T/avg"
+tap_eq "lab_perf_result reads the client's average" 0.05 "$(cat "$T/avg")"
+
+# The case of the dead link: the server side said it was ready, nobody
+# listens on the port.
+port=$(free_port)
+rm -f "$T/rc.2"
+t0=$SECONDS
+as 2 lab_perf_run --port "$port" --tries 3 noserver -- "$T/fakeperf"
+(
+	export LAB_HOST=1 LAB_HOSTS=2 LAB_RUN_DIR=$SHARE LAB_HOST_DIR=$SHARE/host1
+	. "$TOP/selftests/lib/lab-guest.sh"
+	lab_put perf-ready.noserver ok
+)
+wait
+tap_diag "noserver: host2 rc $(cat "$T/rc.2"), $((SECONDS - t0))s; $(tr '\n' ' ' <"$T/err.2")"
+tap_ok "a client against a port where nothing listens fails" failed "$(cat "$T/rc.2")"
+tap_eq "... and gives up after its tries (3, 1 s apart)" 1 "$((SECONDS - t0 < 15))"
+tap_ok "... and tells the server host" failed "$(cat "$SHARE/host2/kv/perf-done.noserver")"
+
+FAKE_SERVER=die both nolisten
+tap_ok "a server that never listens fails both hosts" failed2 "$rc1" "$rc2"
+tap_eq "... at once, the client does not wait for it" 1 "$((secs < 15))"
+
+FAKE_CLIENT=fail both clientfail
+tap_ok "a client that exits non-zero fails both hosts" failed2 "$rc1" "$rc2"
+
+FAKE_CLIENT=noresult both noresult
+tap_ok "a client with no result line fails both hosts" failed2 "$rc1" "$rc2"
+
+FAKE_CLIENT=hang both hang --timeout 3
+tap_eq "a client hung after its result fails both hosts (timeout)" "124 124" "$rc1 $rc2"
+
+FAKE_CLIENT=hang both hangok --timeout 3 --tolerate-close
+tap_eq "... unless the closing handshake is tolerated" "0 0" "$rc1 $rc2"
+
+FAKE_SERVER=hang both hungserver --grace 1
+tap_eq "a server hung after the client is killed after its grace" "0 0" "$rc1 $rc2"
+tap_eq "... within seconds" 1 "$((secs < 15))"
+
+# lab_perf_stop: the client still runs; stopped, it has done its job.
+port=$(free_port)
+export FAKE_CLIENT=running
+rm -f "$T/rc.1" "$T/rc.2"
+stopper() { lab_perf_start --port "$port" stopped -- "$T/fakeperf" && sleep 1 && lab_perf_stop stopped; }
+as 1 stopper
+as 2 stopper
+wait
+tap_eq "a client stopped while it runs succeeds on both hosts" "0 0" \
+	"$(cat "$T/rc.1" 2>/dev/null) $(cat "$T/rc.2" 2>/dev/null)"
+
+# ... but a client that ended before it was stopped ran short.
+port=$(free_port)
+export FAKE_CLIENT=ok
+rm -f "$T/rc.1" "$T/rc.2"
+stopper() { lab_perf_start --port "$port" ended -- "$T/fakeperf" && sleep 2 && lab_perf_stop ended; }
+as 1 stopper
+as 2 stopper
+wait
+tap_ok "a client that ended before it was stopped fails both hosts" \
+	failed2 "$(cat "$T/rc.1" 2>/dev/null)" "$(cat "$T/rc.2" 2>/dev/null)"
+
+# lab_tx_mbps: a figure, or an error (never "0.00") without a device.
+. "$TOP/selftests/lib/lab-guest.sh"
+m=$(lab_tx_mbps lo 1)
+tap_ok "lab_tx_mbps prints a rate in Mbit/s ($m)" grep -qE '^[0-9]+\.[0-9]{2}$' <<<"$m"
+tap_notok "lab_tx_mbps fails on a missing device" lab_tx_mbps rtune-none0 0
+tap_done

@@ -16,7 +16,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
+#include "compat/unaligned.h"
 #include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>

@@ -20,7 +20,7 @@
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
+#include "compat/unaligned.h"
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>

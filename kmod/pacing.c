@@ -18,7 +18,7 @@
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
+#include "compat/unaligned.h"
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/sch_generic.h>

@@ -17,6 +17,12 @@
 # Documentation/kernels.rst. `make kernels` lists the installed ones and
 # `make matrix` builds and tests each.
 
+# KVER on the command line beats a KDIR from the environment.
+ifeq ($(origin KVER),command line)
+  ifneq ($(origin KDIR),command line)
+    KDIR :=
+  endif
+endif
 # Sub-makes inherit the choice (RTUNE_KERNEL) as long as they ask for the
 # same kernel; anything else (dkms passing its own KDIR) chooses afresh.
 ifneq ($(KVER) $(KDIR),$(wordlist 1,2,$(RTUNE_KERNEL)))

@@ -6,7 +6,8 @@
 # selftests/host/dkms.sh and scripts/kernel-matrix.sh all ask it).
 # Documentation/kernels.rst explains the rules; in order:
 #
-#   1. KDIR=/path/to/build   that build tree (its release from the tree)
+#   1. KDIR=/path/to/build   that build tree (its release from the tree);
+#                            with KVER too, both must name the same kernel
 #   2. KVER=<release>        /lib/modules/<release>/build
 #   3. the running kernel, if it has a build tree
 #   4. Debian's default kernel: the release the installed linux-headers-amd64
@@ -29,21 +30,19 @@ has_build() {
 	[ -f "$MODDIR/$1/build/Makefile" ]
 }
 
-# The release a build tree is for: its directory name under /lib/modules,
-# else what the tree itself says.
+# The release a build tree is for: the /lib/modules entry whose build link
+# leads to it (Debian's trees say "6.1.192" in include/config/
+# kernel.release, not the "6.1.0-57-amd64" that names the kernel), else
+# what the tree itself says.
 release_of() {
 	d=$(cd "$1" 2>/dev/null && pwd -P) || return 1
-	f=$d/include/config/kernel.release
-	if [ -r "$f" ]; then
-		cat "$f"
-		return 0
-	fi
 	for r in "$MODDIR"/*; do
 		[ "$(cd "$r/build" 2>/dev/null && pwd -P)" = "$d" ] || continue
 		basename "$r"
 		return 0
 	done
-	return 1
+	f=$d/include/config/kernel.release
+	[ -r "$f" ] && cat "$f"
 }
 
 # Debian's default kernel release: what the metapackage depends on.
@@ -91,6 +90,9 @@ choose() {
 	if [ -n "${KDIR:-}" ]; then
 		[ -f "$KDIR/Makefile" ] || fail "KDIR=$KDIR is not a kernel build tree"
 		kver=$(release_of "$KDIR") || kver=unknown
+		if [ -n "${KVER:-}" ] && [ "$KVER" != "$kver" ]; then
+			fail "KVER=$KVER and KDIR=$KDIR (kernel $kver) disagree: set one"
+		fi
 		echo "$kver $KDIR KDIR=$KDIR was given"
 		return 0
 	fi

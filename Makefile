@@ -25,24 +25,27 @@ ifeq ($(origin KVER),command line)
 endif
 # Sub-makes inherit the choice (RTUNE_KERNEL) as long as they ask for the
 # same kernel; anything else (dkms passing its own KDIR) chooses afresh.
+# No kernel is not an error here: `make deps` may be about to install one;
+# targets that need a kernel fail in kdir-check with the reason.
 ifneq ($(KVER) $(KDIR),$(wordlist 1,2,$(RTUNE_KERNEL)))
   RTUNE_KERNEL := $(shell KVER='$(KVER)' KDIR='$(KDIR)' scripts/kernel.sh 2>/dev/null)
-  ifeq ($(RTUNE_KERNEL),)
-    $(shell KVER='$(KVER)' KDIR='$(KDIR)' scripts/kernel.sh >/dev/null)
-    $(error rocetune: no kernel to build for, see above)
-  endif
 endif
 export RTUNE_KERNEL
-override KVER := $(word 1,$(RTUNE_KERNEL))
-override KDIR := $(word 2,$(RTUNE_KERNEL))
-KWHY := $(wordlist 3,$(words $(RTUNE_KERNEL)),$(RTUNE_KERNEL))
-# The lab boots the kernel the module is built for.
-ifneq ($(origin LAB_KVER),undefined)
-  ifneq ($(LAB_KVER),$(KVER))
-    $(info rocetune: LAB_KVER=$(LAB_KVER) ignored: the module is built for $(KVER))
+ifneq ($(RTUNE_KERNEL),)
+  override KVER := $(word 1,$(RTUNE_KERNEL))
+  override KDIR := $(word 2,$(RTUNE_KERNEL))
+  KWHY := $(wordlist 3,$(words $(RTUNE_KERNEL)),$(RTUNE_KERNEL))
+  # The lab boots the kernel the module is built for.
+  ifneq ($(origin LAB_KVER),undefined)
+    ifneq ($(LAB_KVER),$(KVER))
+      $(info rocetune: LAB_KVER=$(LAB_KVER) ignored: the module is built for $(KVER))
+    endif
   endif
+  override LAB_KVER := $(KVER)
+else
+  KERNEL_ARGS := KVER='$(KVER)' KDIR='$(KDIR)'
+  override KDIR :=
 endif
-override LAB_KVER := $(KVER)
 export KVER KDIR LAB_KVER
 
 # Userspace tools are built with sanitizers for the tests.
@@ -57,6 +60,9 @@ TOOLS := tools/rocetune tools/dcqcn-sim
 all: module tools
 
 kdir-check:
+ifeq ($(KDIR),)
+	@$(KERNEL_ARGS) scripts/kernel.sh >/dev/null
+endif
 	@echo "rocetune: kernel $(KVER) ($(KDIR)): $(KWHY)"
 
 # Kernel feature probes run inside Kbuild (kmod/compat/kbuild.mk). A
@@ -67,8 +73,7 @@ module: kdir-check
 		echo "rocetune: installed kernels:" >&2; scripts/kernel.sh --list >&2; \
 		echo "rocetune: pick another with KVER=<release>" >&2; exit 1; }
 
-kernels:
-	@echo "rocetune: builds for $(KVER): $(KWHY)"
+kernels: kdir-check
 	@scripts/kernel.sh --list
 
 # Build, DKMS and lab suites on every installed kernel (Documentation/kernels.rst).

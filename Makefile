@@ -7,20 +7,46 @@
 #   make check        every test: host unit tests and in-guest selftests
 #   make deps         install the Debian packages the above need
 #   make lint         checkpatch and sparse over the kernel code
+#   make kernels      the installed kernels, and which one is used
+#   make matrix       build, DKMS and suites on every installed kernel
 #
-# KDIR selects the kernel build tree; by default the running kernel's, or
-# when that has none (as on the CI machines, whose kernel has no module
-# support) the newest one installed under /lib/modules.
+# KVER=<release> (or KDIR=<build tree>) picks the kernel to build for and
+# the lab to boot; by default the running kernel if it has a build tree,
+# else Debian's default kernel (the one linux-headers-amd64 depends on).
+# scripts/kernel.sh decides, for lab-run and the DKMS test too; see
+# Documentation/kernels.rst. `make kernels` lists the installed ones and
+# `make matrix` builds and tests each.
 
-KVER_RUNNING := $(shell uname -r)
-ifeq ($(origin KDIR),undefined)
-  ifneq ($(wildcard /lib/modules/$(KVER_RUNNING)/build/Makefile),)
-    KDIR := /lib/modules/$(KVER_RUNNING)/build
-  else
-    KDIR := $(lastword $(sort $(wildcard /lib/modules/*/build)))
+# KVER on the command line beats a KDIR from the environment.
+ifeq ($(origin KVER),command line)
+  ifneq ($(origin KDIR),command line)
+    KDIR :=
   endif
 endif
-KVER := $(notdir $(patsubst %/build,%,$(KDIR)))
+# Sub-makes inherit the choice (RTUNE_KERNEL) as long as they ask for the
+# same kernel; anything else (dkms passing its own KDIR) chooses afresh.
+# No kernel is not an error here: `make deps` may be about to install one;
+# targets that need a kernel fail in kdir-check with the reason.
+ifneq ($(KVER) $(KDIR),$(wordlist 1,2,$(RTUNE_KERNEL)))
+  RTUNE_KERNEL := $(shell KVER='$(KVER)' KDIR='$(KDIR)' scripts/kernel.sh 2>/dev/null)
+endif
+export RTUNE_KERNEL
+ifneq ($(RTUNE_KERNEL),)
+  override KVER := $(word 1,$(RTUNE_KERNEL))
+  override KDIR := $(word 2,$(RTUNE_KERNEL))
+  KWHY := $(wordlist 3,$(words $(RTUNE_KERNEL)),$(RTUNE_KERNEL))
+  # The lab boots the kernel the module is built for.
+  ifneq ($(origin LAB_KVER),undefined)
+    ifneq ($(LAB_KVER),$(KVER))
+      $(info rocetune: LAB_KVER=$(LAB_KVER) ignored: the module is built for $(KVER))
+    endif
+  endif
+  override LAB_KVER := $(KVER)
+else
+  KERNEL_ARGS := KVER='$(KVER)' KDIR='$(KDIR)'
+  override KDIR :=
+endif
+export KVER KDIR LAB_KVER
 
 # Userspace tools are built with sanitizers for the tests.
 SANITIZE ?=
@@ -29,20 +55,30 @@ export SANITIZE
 TOOLS := tools/rocetune tools/dcqcn-sim
 
 .PHONY: all module tools deps lab check unit selftests lint sparse \
-	checkpatch clean kdir-check
+	checkpatch clean kdir-check kernels matrix
 
 all: module tools
 
 kdir-check:
-	@if [ -z "$(KDIR)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
-		echo "rocetune: no kernel build tree found (set KDIR=..., or run 'make deps')" >&2; \
-		exit 1; \
-	fi
-	@echo "rocetune: building against $(KDIR)"
+ifeq ($(KDIR),)
+	@$(KERNEL_ARGS) scripts/kernel.sh >/dev/null
+endif
+	@echo "rocetune: kernel $(KVER) ($(KDIR)): $(KWHY)"
 
-# Kernel feature probes run inside Kbuild (kmod/compat/kbuild.mk).
+# Kernel feature probes run inside Kbuild (kmod/compat/kbuild.mk). A
+# failure names the kernel and lists the installed ones.
 module: kdir-check
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+	@$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules || { \
+		echo "rocetune: the module does not build against $(KDIR) (kernel $(KVER))" >&2; \
+		echo "rocetune: installed kernels:" >&2; scripts/kernel.sh --list >&2; \
+		echo "rocetune: pick another with KVER=<release>" >&2; exit 1; }
+
+kernels: kdir-check
+	@scripts/kernel.sh --list
+
+# Build, DKMS and lab suites on every installed kernel (Documentation/kernels.rst).
+matrix:
+	scripts/kernel-matrix.sh
 
 tools:
 	@for t in $(TOOLS); do \

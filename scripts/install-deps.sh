@@ -7,20 +7,60 @@
 #
 #   scripts/install-deps.sh            everything for `make lab` / `make check`
 #   scripts/install-deps.sh --lint     also linux-source (checkpatch.pl)
+#   scripts/install-deps.sh --kernels "6.12 5.10"
+#                                      also these kernels (image + headers)
+#                                      for the matrix, see
+#                                      Documentation/kernels.rst
+#
+# Extra kernels never change Debian's default kernel (the one the
+# linux-image-amd64 metapackage depends on, 6.1 on Debian 12): they are
+# installed by their versioned package names, from these suites:
+#   6.12  bookworm-backports   (installs on Debian 12 as it is)
+#   5.10  bullseye             (pinned to priority 100, so it only
+#                               supplies what is asked for by name)
+# Each suite gets one deb822 file in /etc/apt/sources.list.d/ (same mirror
+# and keyring as Debian 12's entry). trixie is never added: its pahole and
+# libelf packages conflict with Debian 12's.
 set -eu
 
 PKGS="
-make gcc libc6-dev pkg-config kmod cpio
+make gcc libc6-dev pkg-config kmod cpio xz-utils
 linux-image-amd64 linux-headers-amd64
 qemu-system-x86 busybox-static
 rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
 libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev
 iproute2 dkms sparse python3
 "
-[ "${1:-}" = "--lint" ] && PKGS="$PKGS linux-source-6.1 xz-utils"
+KERNELS=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--lint) PKGS="$PKGS linux-source-6.1" ;;
+	--kernels) [ $# -ge 2 ] || { echo "install-deps: --kernels needs a list" >&2; exit 2; }
+		KERNELS="$KERNELS $2"; shift ;;
+	--kernels=*) KERNELS="$KERNELS ${1#*=}" ;;
+	*) echo "usage: $0 [--lint] [--kernels \"6.12 5.10\"]" >&2; exit 2 ;;
+	esac
+	shift
+done
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'
+}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] && return 0
+	echo "install-deps: $1" >&2
+	echo "install-deps: run as root (or: sudo $0)" >&2
+	exit 1
+}
+
+export DEBIAN_FRONTEND=noninteractive
+updated=
+
+apt_update() {
+	[ -n "$updated" ] && return 0
+	apt-get update -qq
+	updated=1
 }
 
 missing=
@@ -30,21 +70,122 @@ done
 
 if [ -z "$missing" ]; then
 	echo "install-deps: all $(echo $PKGS | wc -w) packages present"
-	exit 0
+else
+	need_root "missing packages:$missing"
+	echo "install-deps: installing:$missing"
+	apt_update
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	for p in $missing; do
+		installed "$p" || { echo "install-deps: $p failed to install" >&2; exit 1; }
+	done
+	echo "install-deps: done"
 fi
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "install-deps: missing packages:$missing" >&2
-	echo "install-deps: run as root (or: sudo $0)" >&2
-	exit 1
-fi
+[ -n "$KERNELS" ] || exit 0
 
-echo "install-deps: installing:$missing"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
-for p in $missing; do
-	installed "$p" || { echo "install-deps: $p failed to install" >&2; exit 1; }
+# --- extra kernels -----------------------------------------------------------
+SOURCES_DIR=/etc/apt/sources.list.d
+PREFS_DIR=/etc/apt/preferences.d
+
+# The mirror and keyring of Debian 12's own entry.
+debian_uri() {
+	awk '/^URIs:/ && $2 ~ /debian\/?$/ { print $2; exit }' \
+		"$SOURCES_DIR/debian.sources" 2>/dev/null
+}
+
+# add_suite SUITE [PIN]: one deb822 file per suite; nothing if it exists.
+add_suite() {
+	suite=$1 pin=${2:-}
+	f=$SOURCES_DIR/rocetune-$suite.sources
+	[ -f "$f" ] && return 0
+	need_root "kernels need the $suite suite in $f"
+	uri=$(debian_uri)
+	: "${uri:=http://deb.debian.org/debian}"
+	cat >"$f" <<EOS
+# Added by rocetune scripts/install-deps.sh --kernels (Documentation/kernels.rst)
+Types: deb
+URIs: $uri
+Suites: $suite
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+	if [ -n "$pin" ]; then
+		cat >"$PREFS_DIR/rocetune-$suite.pref" <<EOS
+# Added by rocetune scripts/install-deps.sh: $suite supplies only the
+# packages asked for by name.
+Package: *
+Pin: release n=$suite
+Pin-Priority: $pin
+EOS
+	fi
+	echo "install-deps: added $f"
+	updated=
+}
+
+# The plain amd64 flavour of SERIES: 6.12.95+deb12-amd64, 5.10.0-32-amd64
+# (not -rt-amd64 or -cloud-amd64).
+abi_re() {
+	echo "^linux-headers-($(echo "$1" | sed 's/\./\\./g')\.[0-9]+(-[0-9]+)?(\+deb[0-9]+)?-amd64)\$"
+}
+
+# newest_abi SUITE SERIES: the newest such ABI whose linux-headers SUITE
+# itself offers (bookworm-security also carries 6.12 builds; the matrix is
+# about the suite named here).
+newest_abi() {
+	apt-cache pkgnames "linux-headers-$2." 2>/dev/null |
+		sed -nE "s/$(abi_re "$2")/\1/p" |
+		sort -rV | while read -r a; do
+			if apt-cache madison "linux-headers-$a" | grep -q " $1/main "; then
+				echo "$a"
+				break
+			fi
+		done
+}
+
+# install_kernel SUITE SERIES: image and headers of the newest ABI, unless
+# some ABI of SERIES is installed already. Not `apt-get -t SUITE`: that
+# would also upgrade the installed linux-image-amd64, linux-headers-amd64
+# and linux-libc-dev to SUITE's, changing Debian 12's default kernel and
+# userspace headers. PKG/SUITE takes only what is named (and what it
+# needs) from SUITE.
+install_kernel() {
+	suite=$1 series=$2
+	for p in $(dpkg-query -W -f='${Package}\n' "linux-headers-$series.*" 2>/dev/null |
+		grep -E "$(abi_re "$series")"); do
+		abi=${p#linux-headers-}
+		if installed "$p" && installed "linux-image-$abi"; then
+			echo "install-deps: kernel $abi present"
+			return 0
+		fi
+	done
+	apt_update
+	abi=$(newest_abi "$suite" "$series")
+	[ -n "$abi" ] || { echo "install-deps: no $series kernel in $suite" >&2; exit 1; }
+	need_root "kernel $abi is missing"
+	echo "install-deps: installing kernel $abi from $suite"
+	apt-get install -y -qq --no-install-recommends \
+		"linux-image-$abi/$suite" "linux-headers-$abi/$suite" >/dev/null
+	for p in "linux-image-$abi" "linux-headers-$abi"; do
+		installed "$p" || { echo "install-deps: $p failed to install" >&2; exit 1; }
+	done
+	echo "install-deps: kernel $abi installed"
+}
+
+for k in $KERNELS; do
+	case $k in
+	6.1) ;;	# Debian 12's own, installed above
+	6.12)
+		add_suite bookworm-backports
+		install_kernel bookworm-backports 6.12
+		;;
+	5.10)
+		add_suite bullseye 100
+		install_kernel bullseye 5.10
+		;;
+	*)
+		echo "install-deps: kernel $k: not supported (6.1, 6.12, 5.10; see Documentation/kernels.rst)" >&2
+		exit 2
+		;;
+	esac
 done
-echo "install-deps: done"

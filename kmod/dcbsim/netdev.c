@@ -25,6 +25,7 @@
 #include <net/rtnetlink.h>
 
 #include "dcbsim.h"
+#include "../compat/netdev.h"
 
 #define DCBSIM_MAX_MTU	9000
 
@@ -312,7 +313,9 @@ static void dcbsim_setup(struct net_device *dev)
 	dev->priv_flags |= IFF_NO_QUEUE | IFF_LIVE_ADDR_CHANGE;
 	/* Stacked mode hands the skb on to the lower device. */
 	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
-	dev->features |= DCBSIM_FEATURES | NETIF_F_LLTX | NETIF_F_NETNS_LOCAL;
+	dev->features |= DCBSIM_FEATURES;
+	rtune_compat_netdev_set_lltx(dev);
+	rtune_compat_netdev_set_netns_local(dev);
 	dev->hw_features |= DCBSIM_FEATURES;
 
 	/* The real maximum depends on the mode; dcbsim_newlink() sets it. */

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # dkms.conf works: dkms add, build, install and remove succeed against the
-# newest installed Debian kernel headers, and the module DKMS built loads
-# in a lab guest running that kernel. DKMS runs on private trees
+# kernel the build uses (scripts/kernel.sh: KVER=, KDIR=, else the running
+# or Debian's default kernel), and the module DKMS built loads in a lab
+# guest running that kernel. DKMS runs on private trees
 # (--sourcetree/--dkmstree/--installtree, --no-depmod) so the machine's own
 # /usr/src, /var/lib/dkms and /lib/modules are left alone.
 
@@ -12,9 +13,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 command -v dkms >/dev/null || tap_skip_all "dkms not installed (make deps)"
 [ "$(id -u)" -eq 0 ] || tap_skip_all "dkms needs root"
-KDIR=$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -1)
-[ -n "$KDIR" ] || tap_skip_all "no kernel headers installed"
-K=$(basename "$(dirname "$KDIR")")
+K=$("$TOP/scripts/kernel.sh" --kver 2>/dev/null) || tap_skip_all "no kernel headers installed"
 VER=$(cat "$TOP/VERSION")
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-dkms.XXXXXX")

@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel matrix: for each installed kernel (image and headers), build
+# the module W=1 and the tools, run the DKMS test (dkms build/install for
+# that kernel, then modprobe-free load in a guest on it) and the in-guest
+# suites on that kernel, and print one table. Documentation/kernels.rst
+# says what each kernel is expected to pass.
+#
+#   scripts/kernel-matrix.sh [--kernels "KVER..."] [--suites "PATTERN..."]
+#                            [--full] [--no-dkms] [--no-suites]
+#
+#   --kernels  the releases to test (default: every kernel
+#              `scripts/kernel.sh --list` shows with headers and an image)
+#   --suites   run_tests.sh patterns (default: the control plane and one
+#              DCQCN suite, $DEFAULT_SUITES below)
+#   --full     every test run_tests.sh knows, on every kernel
+#
+# Each kernel gets its own copy of the tree, build/matrix/<kver>/src (the
+# working tree's files, tracked and untracked but not ignored), so the
+# checkout stays built for its own kernel. Logs: build/matrix/<kver>/.
+# Lab phases hold the machine-wide lab lock (RTUNE_LAB_LOCK, default
+# /tmp/rocetune-lab.lock; empty: no lock): do not wrap this script in
+# flock yourself. Exit status 0 when every cell passed.
+
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP" || exit 2
+DEFAULT_SUITES="kmod/lifecycle kmod/params kmod/counters dcbsim/ rocetune/apply dcqcn/idle-pacing"
+LOCK=${RTUNE_LAB_LOCK-/tmp/rocetune-lab.lock}
+
+kernels=
+suites=$DEFAULT_SUITES
+do_dkms=1
+do_suites=1
+while (($#)); do
+	case $1 in
+	--kernels) kernels=$2; shift ;;
+	--suites) suites=$2; shift ;;
+	--full) suites= ;;
+	--no-dkms) do_dkms=0 ;;
+	--no-suites) do_suites=0 ;;
+	-h | --help) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "kernel-matrix: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+if [[ -z $kernels ]]; then
+	kernels=$(scripts/kernel.sh --list | awk '/ headers, image/ { print $1 }')
+fi
+[[ -n $kernels ]] || { echo "kernel-matrix: no kernel with headers and image" >&2; exit 2; }
+
+locked() {
+	if [[ -n $LOCK ]]; then
+		flock "$LOCK" "$@"
+	else
+		"$@"
+	fi
+}
+
+# The tree's files as a release would have them, plus untracked work.
+copy_tree() {
+	local dst=$1
+	rm -rf "$dst"
+	mkdir -p "$dst"
+	if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$TOP" ls-files -z --cached --others --exclude-standard |
+			(cd "$TOP" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
+			(cd "$TOP" && tar --null -T - -cf -) | tar -xf - -C "$dst"
+	else
+		tar -C "$TOP" --exclude=./build -cf - . | tar -xf - -C "$dst"
+	fi
+}
+
+# tap_counts FILE: "P/F/S" over the TAP test points in FILE (nested TAP
+# behind "# " not counted twice: only top-level lines).
+tap_counts() {
+	local f=$1 p s n
+	p=$(grep -cE '^ok [0-9]+' "$f")
+	s=$(grep -cE '^ok [0-9]+.*# SKIP' "$f")
+	n=$(grep -cE '^not ok [0-9]+' "$f")
+	echo "$((p - s))/$n/$s"
+}
+
+secs() { echo $((${EPOCHREALTIME/./} / 1000000)); }
+
+declare -A r_build r_dkms r_suites r_wall r_times
+status=0
+for k in $kernels; do
+	dir=$TOP/build/matrix/$k
+	src=$dir/src
+	echo "kernel-matrix: === $k (logs in build/matrix/$k/)"
+	mkdir -p "$dir"
+	copy_tree "$src"
+	run() { (cd "$src" && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER="$k" "$@"); }
+	t0=$(secs)
+
+	# DKMS first, on the pristine copy (dkms.sh packs the tree it is in).
+	if ((do_dkms)); then
+		locked bash -c "cd '$src' && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER='$k' selftests/host/dkms.sh" \
+			>"$dir/dkms.tap" 2>&1
+		rc=$?
+		c=$(tap_counts "$dir/dkms.tap")
+		if ((rc == 0)); then r_dkms[$k]="PASS $c"; else r_dkms[$k]="FAIL $c"; status=1; fi
+	else
+		r_dkms[$k]=-
+	fi
+	t1=$(secs)
+
+	run make all SANITIZE=1 >"$dir/build.log" 2>&1 &&
+		run make -C selftests/unit all >>"$dir/build.log" 2>&1
+	rc=$?
+	warn=$(grep -c 'warning:' "$dir/build.log")
+	if ((rc == 0)); then
+		r_build[$k]="PASS ${warn}w"
+		((warn == 0)) || status=1
+	else
+		r_build[$k]="FAIL ${warn}w"
+		status=1
+		grep -m 3 'error' "$dir/build.log" | sed "s/^/kernel-matrix: $k: /"
+	fi
+	t2=$(secs)
+
+	if ((do_suites)) && ((rc == 0)); then
+		# shellcheck disable=SC2086
+		locked bash -c "cd '$src' && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER='$k' selftests/run_tests.sh $suites" \
+			>"$dir/suites.tap" 2>&1
+		src_rc=$?
+		line=$(grep -E '^rocetune: [0-9]+ passed' "$dir/suites.tap" | tail -n 1)
+		line=${line#rocetune: }
+		if ((src_rc == 0)); then r_suites[$k]="PASS $line"; else r_suites[$k]="FAIL $line"; status=1; fi
+	elif ((do_suites)); then
+		r_suites[$k]="not run (build failed)"
+	else
+		r_suites[$k]=-
+	fi
+	t3=$(secs)
+	r_wall[$k]=$((t3 - t0))
+	r_times[$k]="dkms $((t1 - t0))s, build $((t2 - t1))s, suites $((t3 - t2))s"
+	echo "kernel-matrix: $k: build ${r_build[$k]}, dkms ${r_dkms[$k]}, suites ${r_suites[$k]} (${r_times[$k]})"
+done
+
+{
+	echo
+	echo "suites: ${suites:-all (--full)}"
+	printf '%-22s %-12s %-15s %-42s %s\n' kernel "build(W=1)" "dkms(p/f/s)" "suites" wall
+	for k in $kernels; do
+		printf '%-22s %-12s %-15s %-42s %s\n' "$k" "${r_build[$k]}" "${r_dkms[$k]}" \
+			"${r_suites[$k]}" "${r_wall[$k]}s (${r_times[$k]})"
+	done
+} | tee "$TOP/build/matrix/summary.txt"
+exit "$status"

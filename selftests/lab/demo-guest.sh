@@ -143,12 +143,15 @@ hwsum() {
 
 # monitor NAME: the last qp_stats with live QPs in $D/qp-NAME; on host 2
 # also the live lines, $D/live-NAME (selftests/lab/demo-qpmon.py).
+# Run as "monitor NAME &": exec, so that the job's PID is python's and a
+# kill stops it (a python left running holds the guest's output open and
+# the guest never ends).
 monitor() {
 	if ((LAB_HOST == 2)); then
-		python3 "$TOP/selftests/lab/demo-qpmon.py" "$P/qp_stats" "$D/qp-$1" \
+		exec python3 "$TOP/selftests/lab/demo-qpmon.py" "$P/qp_stats" "$D/qp-$1" \
 			"$D/live-$1" "$PEERDIR/q-$1"
 	else
-		python3 "$TOP/selftests/lab/demo-qpmon.py" "$P/qp_stats" "$D/qp-$1"
+		exec python3 "$TOP/selftests/lab/demo-qpmon.py" "$P/qp_stats" "$D/qp-$1"
 	fi
 }
 

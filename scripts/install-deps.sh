@@ -29,7 +29,7 @@ linux-image-amd64 linux-headers-amd64
 qemu-system-x86 busybox-static
 rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
 libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev
-iproute2 dkms sparse python3
+iproute2 dkms sparse python3 gnuplot-nox
 "
 KERNELS=
 while [ $# -gt 0 ]; do

@@ -15,7 +15,7 @@ linux-image-amd64 linux-headers-amd64
 qemu-system-x86 busybox-static
 rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
 libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev
-iproute2 dkms sparse python3
+iproute2 dkms sparse python3 dpkg-dev debhelper dh-dkms lintian
 "
 [ "${1:-}" = "--lint" ] && PKGS="$PKGS linux-source-6.1 xz-utils"
 

@@ -33,8 +33,14 @@ done
 mkdir -p /usr/share/rocetune-dkms
 cp "$TARBALL" "/usr/share/rocetune-dkms/rocetune-$VER.dkms.tar.gz"
 
+# man-db's trigger re-indexes every manual page, which over 9p under TCG
+# takes minutes; /var/lib/man-db/auto-update is its documented switch.
+rm -f /var/lib/man-db/auto-update
+
 export DEBIAN_FRONTEND=noninteractive
+t0=$(date +%s)
 tap_ok "dpkg -i rocetune rocetune-dkms" dpkg -i "$DEB" "$DKMSDEB"
+tap_diag "dpkg -i: $(($(date +%s) - t0)) s"
 tap_ok "dkms status: rocetune/$VER installed for $K" \
 	bash -c "dkms status -m rocetune -v $VER -k $K | grep -q ': installed'"
 ko=$(modinfo -n rocetune 2>/dev/null)
@@ -120,8 +126,10 @@ else
 	done
 fi
 
-tap_ok "modprobe -r rocetune" modprobe -r rocetune
+tap_ok "rmmod rocetune" rmmod rocetune
+t0=$(date +%s)
 tap_ok "dpkg -r rocetune-dkms rocetune" dpkg -r rocetune-dkms rocetune
+tap_diag "dpkg -r: $(($(date +%s) - t0)) s"
 t_gone() {
 	! modinfo -n rocetune >/dev/null 2>&1 && [ ! -e /usr/sbin/rocetune ] &&
 	! dkms status -m rocetune | grep -q .

@@ -157,7 +157,7 @@ if [ ! -x "$TOP/selftests/lab/lab-run" ] || [ -z "$TARBALL" ]; then
 fi
 
 g0=$(date +%s)
-LAB_KVER=$K "$TOP/selftests/lab/lab-run" --hosts 1 --timeout 420 \
+LAB_KVER=$K "$TOP/selftests/lab/lab-run" --hosts 1 --timeout 480 \
 	--out "$T/lab" --script 1="$TOP/selftests/deb/in-guest.sh" \
 	"$DEB" "$DKMSDEB" "$TARBALL" "$DCBSIM" >"$T/lab.log" 2>&1
 rc=$?

@@ -16,6 +16,7 @@ qemu-system-x86 busybox-static
 rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
 libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev
 iproute2 dkms sparse python3
+clang libclang-rt-14-dev
 "
 [ "${1:-}" = "--lint" ] && PKGS="$PKGS linux-source-6.1 xz-utils"
 

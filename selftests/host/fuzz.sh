@@ -3,7 +3,7 @@
 #
 # Bounded libFuzzer run of every harness in selftests/fuzz: replays the
 # inputs that once crashed (regress/) and fuzzes each parser for
-# FUZZ_TIME seconds (default 15). One TAP line per harness, with its
+# FUZZ_TIME seconds (default 12). One TAP line per harness, with its
 # execution count. Needs clang with libFuzzer; without it, a skip.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +24,7 @@ tap_plan $(($# + 1))
 tap_ok "fuzz harnesses build" make -C "$F" CLANG="$CLANG" all
 
 start=$(date +%s)
-out=$(cd "$F" && ./run.sh "${FUZZ_TIME:-15}" "$@" 2>&1)
+out=$(cd "$F" && ./run.sh "${FUZZ_TIME:-12}" "$@" 2>&1)
 for h in "$@"; do
 	read -r _ _ res execs nreg secs why <<<"$(grep "^RESULT $h " <<<"$out")"
 	desc="fuzz_$h: $execs executions in ${secs}s, $nreg regression inputs replayed"

@@ -31,6 +31,7 @@ rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
 libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev
 iproute2 dkms sparse python3 gnuplot-nox
 dpkg-dev debhelper dh-dkms lintian
+clang libclang-rt-14-dev
 "
 KERNELS=
 while [ $# -gt 0 ]; do

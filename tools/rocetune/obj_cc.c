@@ -209,8 +209,6 @@ static void describe(const struct rtune_action *a, char *buf, size_t len)
 			continue;
 		rtune_param_format((enum rtune_param_id)i, a->from.cc.v[i], f, sizeof(f));
 		rtune_param_format((enum rtune_param_id)i, a->to.cc.v[i], t, sizeof(t));
-		f[strcspn(f, "\n")] = '\0';
-		t[strcspn(t, "\n")] = '\0';
 		n += (size_t)snprintf(buf + n, len - n, " %s %s -> %s;",
 				      rtune_param_descs[i].name, f, t);
 	}
@@ -238,7 +236,6 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 			continue;
 		pr_uint(pr, PR_JSON, rtune_param_descs[k].name, NULL, v->cc.v[k]);
 		rtune_param_format((enum rtune_param_id)k, v->cc.v[k], t, sizeof(t));
-		t[strcspn(t, "\n")] = '\0';
 		pr_text(pr, "%s%s %s", k % 4 ? "  " : "\n        ", rtune_param_descs[k].name, t);
 	}
 	pr_end_obj(pr);

@@ -20,7 +20,7 @@
 # Then the same incast twice, "off" (DCQCN disabled for the profile's RoCE
 # priority) and "on": host 2 writes live-PHASE (per-QP rates from qp_stats
 # every 2 s, with host 1's queue) while it runs and live-PHASE.done after;
-# both keep qp-PHASE, the last qp_stats table that had live QPs. Host 1
+# both keep qp-PHASE, the last qp_stats table with every QP live. Host 1
 # writes results (one line per phase, measured here) and the samples the
 # plot is drawn from (flows-PHASE, q-PHASE). A failure writes "error".
 #

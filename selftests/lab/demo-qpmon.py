@@ -4,7 +4,8 @@
 (selftests/lab/demo-guest.sh), every 2 s until SIGTERM:
 
 - copy QP_STATS (rocetune.ko's configfs qp_stats) to SNAPSHOT whenever it
-  has live QPs, so the last table with live QPs survives their eviction;
+  has as many live QPs as the fullest table seen so far, so the last table
+  with every QP live survives the QPs ending one by one and their eviction;
 - with LIVE, append a line to it: seconds since the first live QP, the
   bottleneck backlog (the last "epoch_s bytes" line of QSAMPLES, written
   by selftests/dcqcn/qsample.py on the other host), and per live QP what it
@@ -49,6 +50,7 @@ def backlog_kb():
 signal.signal(signal.SIGTERM, term)
 t0 = None
 prev, tprev = {}, None
+most = 0
 while not stop:
     try:
         with open(stats) as f:
@@ -58,10 +60,12 @@ while not stop:
     now = time.time()
     rows = [line.split() for line in text.splitlines()[1:]]
     rows = sorted((r for r in rows if len(r) >= 12 and r[2] == 'live'), key=lambda r: int(r[0]))
-    if rows:
+    if rows and len(rows) >= most:
+        most = len(rows)
         with open(snap + '.tmp', 'w') as f:
             f.write(text)
         os.replace(snap + '.tmp', snap)
+    if rows:
         if live_out:
             if t0 is None:
                 t0 = now

@@ -132,7 +132,7 @@ lab=
 [ "$rc" -eq 0 ] || fail "lab-run exit $rc"
 
 # ---- the per-QP table, while the QPs existed
-banner "7. Per-QP state at the end of run 2 (configfs qp_stats, last sample with live QPs)"
+banner "7. Per-QP state at the end of run 2 (configfs qp_stats, last sample with every QP live)"
 for h in 2 1; do
 	f=$S/host$h/qp-on
 	if [ ! -s "$f" ] || ! awk 'NR > 1 && $3 == "live" {n++} END {exit !n}' "$f"; then

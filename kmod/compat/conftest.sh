@@ -94,13 +94,6 @@ have DCB_APP_SEL_PCP '
 #include <net/dcbnl.h>
 int probe_sel = DCB_APP_SEL_PCP;'
 
-# get_unaligned_*() moved from <asm/unaligned.h> to <linux/unaligned.h>
-# in 6.12 (asm/unaligned.h is gone there). compat/unaligned.h.
-have LINUX_UNALIGNED_H '
-#include <linux/unaligned.h>
-unsigned int probe_get(const void *p);
-unsigned int probe_get(const void *p) { return get_unaligned_be32(p); }'
-
 # NETIF_F_LLTX became netdev->lltx (6.11) and NETIF_F_NETNS_LOCAL became
 # netdev->netns_local (6.12). compat/netdev.h.
 have NETDEV_LLTX '

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hwsim: vendor congestion-control surfaces reproduced for rocetune's tests.
+ *
+ * A real NIC driver exposes its DCQCN knobs in a tree of its own (mlx5:
+ * debugfs mlx5/<PCI BDF>/cc_params/). hwsim builds the same tree, with
+ * the same file names, modes, formats and write semantics, under its own
+ * debugfs root, and keeps the values in memory instead of in firmware. So
+ * rocetune's adapter for that vendor can be tested without the hardware.
+ *
+ *   dev.c    the module, the device list, new_device/del_device
+ *   fault.c  the fault knobs (fault/ next to each device's surface)
+ *   mlx5.c   the mlx5 surface: cc_params/ as drivers/infiniband/hw/mlx5/
+ *            cong.c creates it
+ *
+ * Adding a vendor (bnxt_re next) is one file with a struct hwsim_surface
+ * and its line in dev.c's hwsim_surfaces[] (Documentation/hardware.rst).
+ */
+#ifndef _HWSIM_H
+#define _HWSIM_H
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+struct dentry;
+struct hwsim_dev;
+
+/* One vendor surface. */
+struct hwsim_surface {
+	/* directory under the hwsim root, as the driver names its own root
+	 * under /sys/kernel/debug ("mlx5")
+	 */
+	const char *name;
+	/* Build the surface's files under @d->dir; set d->priv. Called once
+	 * the device's directory exists. 0 or -errno.
+	 */
+	int (*create)(struct hwsim_dev *d);
+	/* Free d->priv; the files are already gone. */
+	void (*destroy)(struct hwsim_dev *d);
+};
+
+/* Fault injection, per device. fail_after and fail_errno are protected by
+ * hwsim_dev.lock, which each surface write holds from the fault check to
+ * the store, so a count never lands in the middle of a write. The bools
+ * are written by debugfs_create_bool's handler without our lock and read
+ * once per open or write (READ_ONCE); the counters are atomics.
+ */
+struct hwsim_fault {
+	struct dentry *dir;
+	/* open() of every surface file fails with EPERM, as debugfs does
+	 * for files with write permission under kernel lockdown
+	 */
+	bool lockdown;
+	/* writes succeed and store nothing */
+	bool ignore_writes;
+	/* -1: off; N >= 0: after N more successful writes, writes fail */
+	int fail_after;
+	/* errno magnitude of an injected write failure */
+	u32 fail_errno;
+	/* the failure stays until the knob is rewritten (else: one write) */
+	bool fail_sticky;
+	/* writes that reached the simulated firmware (parsed), whatever
+	 * became of them; and those that changed a stored value
+	 */
+	atomic_t writes;
+	atomic_t changes;
+};
+
+struct hwsim_dev {
+	struct list_head node;		/* hwsim_devs, under hwsim_devs_lock */
+	const struct hwsim_surface *sf;
+	char id[16];			/* PCI BDF, e.g. 0000:fe:00.0 */
+	struct dentry *dir;		/* <root>/<surface>/<id> */
+	/* Protects the surface's stored values and the fault knobs. */
+	struct mutex lock;
+	struct hwsim_fault fault;
+	void *priv;			/* the surface's state */
+};
+
+enum hwsim_admit {
+	HWSIM_STORE,			/* apply the write */
+	HWSIM_IGNORE,			/* report success, store nothing */
+};
+
+/* fault.c */
+void hwsim_fault_init(struct hwsim_fault *f);
+void hwsim_fault_register(struct hwsim_dev *d);
+int hwsim_fault_open(struct hwsim_dev *d);
+int hwsim_fault_admit(struct hwsim_dev *d);
+void hwsim_fault_changed(struct hwsim_dev *d);
+
+/* surfaces */
+extern const struct hwsim_surface hwsim_mlx5;
+
+#endif /* _HWSIM_H */

@@ -12,6 +12,7 @@
 #include "link.h"
 #include "rdma.h"
 #include "rdmacm.h"
+#include "surface.h"
 
 struct collect {
 	const struct rtune_profile *p;
@@ -84,6 +85,10 @@ void host_read_dev(struct nl_sock *sk, struct rtune_link *d)
 		d->tos = tos;
 	}
 	memset(&d->cc, 0, sizeof(d->cc));
+	/* a vendor surface, if the device has one, else rocetune.ko */
+	surface_read_dev(d);
+	if (d->hw.sf)
+		return;
 	if (cc_get(d->ibdev, d->port, &d->cc, &d->cc_valid, d->cc_backend,
 		   sizeof(d->cc_backend)) == 0)
 		d->cc_ok = true;

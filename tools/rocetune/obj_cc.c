@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * DCQCN congestion control parameters of an RDMA port: [cc] preset and
- * every parameter of kmod/core/params.c by name, through rocetune.ko's
- * configfs (cc.c): the differing parameters are staged and committed as
- * one set, then read back.
+ * every parameter of kmod/core/params.c by name. Two ways to a device:
+ * - a vendor surface (surface.h: mlx5 debugfs cc_params/), when the RDMA
+ *   device has one: planned and written in the surface's raw values,
+ *   file by file, everything read back;
+ * - otherwise rocetune.ko's configfs (cc.c): the differing parameters are
+ *   staged and committed as one set, then read back.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "cc.h"
 #include "obj.h"
+#include "surface.h"
 
 /* Key bits in the parser: the preset, then one per parameter. */
 _Static_assert(1 + RTUNE_P_COUNT <= 64, "[cc] keys fit the parser's 64-bit key set");
@@ -124,6 +128,10 @@ static void target(const struct rtune_profile *p, const struct rtune_link *dev, 
 	uint32_t miss;
 	int i;
 
+	if (dev->hw.sf) {
+		surface_target(p, dev, devidx, want, mask, pl);
+		return;
+	}
 	if (!dev->cc_ok) {
 		plan_note(pl, devidx, RTUNE_SEV_ERROR, "no-cc",
 			  "%s/%u: rocetune.ko configfs is not available (insmod rocetune.ko)",
@@ -161,6 +169,10 @@ static void restore(const struct rtune_link *s, uint32_t touched, struct rtune_l
 		    uint32_t *mask)
 {
 	(void)touched;
+	if (s->hw.sf) {
+		surface_restore(s, want, mask);
+		return;
+	}
 	*mask = s->cc_valid;
 	want->cc = s->cc;
 }
@@ -172,6 +184,10 @@ static void plan(const struct rtune_link *cur, int devidx, const struct rtune_li
 	uint32_t diff = 0;
 	int i;
 
+	if (cur->hw.sf) {
+		surface_plan(cur, devidx, want, mask, pl);
+		return;
+	}
 	if (!cur->cc_ok)
 		return;
 	for (i = 0; i < RTUNE_P_COUNT; i++)
@@ -191,6 +207,8 @@ static int apply(struct nl_sock *sk, struct rtune_link *d, struct rtune_action *
 	int err;
 
 	(void)sk;
+	if (a->from.hw.sf)
+		return surface_apply(d, a);
 	err = cc_apply(d->ibdev, d->port, &a->to.cc, &a->from.cc, a->mask, a->why,
 		       sizeof(a->why));
 	cc_get(d->ibdev, d->port, &d->cc, &d->cc_valid, NULL, 0);
@@ -199,9 +217,14 @@ static int apply(struct nl_sock *sk, struct rtune_link *d, struct rtune_action *
 
 static void describe(const struct rtune_action *a, char *buf, size_t len)
 {
-	size_t n = (size_t)snprintf(buf, len, "cc");
+	size_t n;
 	int i;
 
+	if (a->from.hw.sf) {
+		surface_describe(a, buf, len);
+		return;
+	}
+	n = (size_t)snprintf(buf, len, "cc");
 	for (i = 0; i < RTUNE_P_COUNT && n < len; i++) {
 		char f[RTUNE_PARAM_TEXT_MAX], t[RTUNE_PARAM_TEXT_MAX];
 
@@ -220,6 +243,14 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 {
 	int k;
 
+	if (!v->cc_ok && v->hw.sf) {
+		char why[300];
+
+		surface_why(v, why, sizeof(why));
+		pr_null(pr, "cc");
+		pr_text(pr, "    cc (%s %s): unavailable: %s\n", v->hw.sf->name, v->hw.id, why);
+		return;
+	}
 	if (!v->cc_ok) {
 		pr_null(pr, "cc");
 		pr_text(pr, "    cc: rocetune.ko not present\n");

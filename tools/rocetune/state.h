@@ -12,6 +12,8 @@
 #include "dcbnl_compat.h"
 #include "../../kmod/core/params.h"
 
+struct rtune_surface;
+
 struct rtune_dcb {
 	bool ok;		/* the netdev answered DCB_CMD_IEEE_GET */
 	int err;		/* errno when it did not */
@@ -27,6 +29,17 @@ struct rtune_dcb {
 	int ntrust;
 	bool has_dcbx;
 	uint8_t dcbx;
+};
+
+/* A vendor congestion-control surface (surface.h), raw. */
+struct rtune_hwcc {
+	const struct rtune_surface *sf;	/* NULL: none; rocetune.ko configfs if any */
+	char id[32];			/* the device on the surface: PCI BDF */
+	char dir[256];			/* the surface's directory */
+	int err;			/* 0, or -errno: could not be read */
+	char errfile[48];		/* the file that failed */
+	uint32_t raw[32];		/* RTUNE_SURF_MAX_FILES values */
+	uint32_t raw_valid;		/* bit i: raw[i] was read */
 };
 
 struct rtune_link {
@@ -49,6 +62,7 @@ struct rtune_link {
 	char cc_backend[32];
 	struct rtune_param_set cc;	/* active values */
 	uint32_t cc_valid;	/* bit i: cc.v[i] was read */
+	struct rtune_hwcc hw;	/* set when the CC goes through a vendor surface */
 };
 
 #define RTUNE_MAX_DEVS 256

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests for rocetune's vendor surfaces (surface.c,
+ * surface_mlx5.c): discovery through the test-only environment, reading a
+ * cc_params/ directory of plain files, the neutral <-> mlx5 conversions
+ * of Documentation/hardware.rst, refusals, and the write order. Writes
+ * themselves are tested against rocetune_hwsim.ko in a lab guest
+ * (selftests/hwsim/mlx5.sh): plain files do not behave like debugfs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "../lib/tap.h"
+#include "../../tools/rocetune/obj.h"
+#include "../../tools/rocetune/surface.h"
+
+static const char *const names[] = {
+	"rp_clamp_tgt_rate", "rp_clamp_tgt_rate_ati", "rp_time_reset", "rp_byte_reset",
+	"rp_threshold", "rp_ai_rate", "rp_max_rate", "rp_hai_rate", "rp_min_dec_fac",
+	"rp_min_rate", "rp_rate_to_set_on_first_cnp", "rp_dce_tcp_g", "rp_dce_tcp_rtt",
+	"rp_rate_reduce_monitor_period", "rp_initial_alpha_value", "rp_gd",
+	"np_min_time_between_cnps", "np_cnp_dscp", "np_cnp_prio_mode", "np_cnp_prio",
+};
+/* NVIDIA's defaults, np_cnp_prio_mode 1 (as rocetune_hwsim starts) */
+static const unsigned int start[20] = {
+	0, 1, 300, 32767, 1, 5, 0, 50, 50, 1, 0, 1019, 1, 4, 1023, 11, 4, 48, 1, 6,
+};
+enum { AI = 5, MAXR = 6, HAI = 7, MINR = 9, G = 11, GD = 15, DSCP = 17, MODE = 18, PRIO = 19 };
+
+static char root[64], dir[256];
+static struct rtune_profile prof;
+
+static void put(const char *name, const char *text)
+{
+	char p[400];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	if (!f)
+		abort();
+	fputs(text, f);
+	fclose(f);
+}
+
+static void put_all(const unsigned int *v)
+{
+	char t[16];
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		snprintf(t, sizeof(t), "%u\n", v[i]);
+		put(names[i], t);
+	}
+}
+
+static void load(const char *text)
+{
+	static struct rtune_diags d;
+
+	memset(&d, 0, sizeof(d));
+	memset(&prof, 0, sizeof(prof));
+	if (profile_parse_text("t.conf", text, strlen(text), &prof, &d) ||
+	    profile_validate(&prof, &d)) {
+		diag_print(&d, stdout);
+		abort();
+	}
+}
+
+static void dev(struct rtune_link *v)
+{
+	memset(v, 0, sizeof(*v));
+	strcpy(v->netdev, "eth0");
+	v->has_ib = true;
+	strcpy(v->ibdev, "rxe0");
+	v->port = 1;
+	surface_read_dev(v);
+}
+
+static int note(const struct rtune_plan *pl, const char *code, const char *needle)
+{
+	int i;
+
+	for (i = 0; i < pl->nnotes; i++)
+		if (!strcmp(pl->notes[i].code, code) &&
+		    (!needle || strstr(pl->notes[i].msg, needle)))
+			return 1;
+	return 0;
+}
+
+/* Target and plan @text on @v; returns the plan (caller frees). */
+static void plan_for(const char *text, const struct rtune_link *v, struct rtune_plan *pl)
+{
+	struct rtune_target t;
+
+	load(text);
+	memset(pl, 0, sizeof(*pl));
+	target_from_profile(&prof, v, 0, &t, pl);
+	if (!pl->nerr)
+		plan_device(v, 0, &t, pl);
+}
+
+int main(void)
+{
+	struct rtune_link v, s;
+	struct rtune_plan pl;
+	unsigned int raw[20];
+	char buf[1024];
+	int order[32], n;
+
+	tap_plan(25);
+	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
+	if (!mkdtemp(root))
+		abort();
+	snprintf(dir, sizeof(dir), "%s/mlx5", root);
+	mkdir(dir, 0700);
+	snprintf(dir, sizeof(dir), "%s/mlx5/0000:fe:00.0", root);
+	mkdir(dir, 0700);
+	snprintf(dir, sizeof(dir), "%s/mlx5/0000:fe:00.0/cc_params", root);
+	mkdir(dir, 0700);
+	setenv(RTUNE_ENV_TEST_DEBUGFS, root, 1);
+	setenv(RTUNE_ENV_TEST_SURFACE, "mlx5_9=mlx5/0000:aa:00.0,rxe0=mlx5/0000:fe:00.0", 1);
+	put_all(start);
+
+	/* discovery and reading */
+	dev(&v);
+	tap_check(v.hw.sf == &rtune_surface_mlx5 && !strcmp(v.hw.id, "0000:fe:00.0") &&
+		  !strcmp(v.hw.dir, dir), "the test mapping gives rxe0 the mlx5 surface at its BDF");
+	tap_check(v.cc_ok && v.hw.raw_valid == (1u << 20) - 1 && !strcmp(v.cc_backend, "mlx5-debugfs"),
+		  "all 20 files read (backend %s)", v.cc_backend);
+	tap_check(v.cc.v[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS] == 5000 &&
+		  v.cc.v[RTUNE_P_RP_MIN_RATE_KBPS] == 1000 &&
+		  v.cc.v[RTUNE_P_RP_ALPHA_GAIN_1024THS] == 5 &&
+		  v.cc.v[RTUNE_P_RP_RATE_CUT_SHIFT] == 1 &&
+		  v.cc.v[RTUNE_P_RP_INITIAL_ALPHA_1024THS] == 1023,
+		  "Mb/s -> kb/s, G 1019 -> g 5, gd 11 -> shift 1, alpha as is");
+	tap_check(!(v.cc_valid & (1u << RTUNE_P_NP_CNP_PRIO)) &&
+		  !(v.cc_valid & (1u << RTUNE_P_ECN_CODEPOINT)),
+		  "np_cnp_prio in mode 1 and knob-less parameters are not read");
+	{
+		const struct rtune_param_set *cx = &rtune_preset_lookup("connectx", 8)->set;
+		uint32_t m = v.cc_valid;
+		int i, same = 1;
+
+		for (i = 0; i < RTUNE_P_COUNT; i++)
+			if ((m & (1u << i)) && v.cc.v[i] != cx->v[i])
+				same = 0;
+		tap_check(same && __builtin_popcount(m) == 18,
+			  "NVIDIA's defaults read as the connectx preset (%d parameters)",
+			  __builtin_popcount(m));
+	}
+
+	/* unavailable surfaces, said plainly */
+	setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=mlx5/0000:fe:00.1", 1);
+	dev(&s);
+	surface_why(&s, buf, sizeof(buf));
+	tap_check(!s.cc_ok && s.hw.err == -ENOENT && strstr(buf, "is debugfs mounted"),
+		  "missing device directory: %s", buf);
+	setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=mlx5/0000:fe:00.0", 1);
+	put("rp_gd", "eleven\n");
+	dev(&s);
+	surface_why(&s, buf, sizeof(buf));
+	tap_check(!s.cc_ok && strstr(buf, "rp_gd does not read as a decimal"), "garbage: %s", buf);
+	put("rp_gd", "11\n");
+	memset(&pl, 0, sizeof(pl));
+	s.hw.err = -EPERM;
+	s.cc_ok = false;
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nnp_cnp_dscp = 26\n", &s, &pl);
+	tap_check(pl.nerr == 1 && note(&pl, "no-cc-surface", "lockdown") && pl.n == 0,
+		  "EPERM: blocking no-cc-surface naming lockdown");
+	plan_free(&pl);
+	unsetenv(RTUNE_ENV_TEST_SURFACE);
+	dev(&s);
+	tap_check(!s.hw.sf, "without the test mapping rxe0 has no surface (its driver is not mlx5_core)");
+	setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=mlx5/0000:fe:00.0", 1);
+	s = v;
+	s.port = 2;
+	surface_read_dev(&s);
+	tap_check(!s.cc_ok && s.hw.err == -EOPNOTSUPP, "port 2 has no surface of its own");
+
+	/* the example profile */
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\npreset = connectx\nnp_cnp_dscp = 48\n"
+		 "np_cnp_prio = 6\nrp_additive_increase_kbps = 40000\n"
+		 "rp_hyper_increase_kbps = 200000\n", &v, &pl);
+	tap_check(pl.nerr == 0 && pl.n == 1, "example: one cc action, no error");
+	tap_check(note(&pl, "cc-not-set", "rp_enabled_prios, np_enabled_prios, ecn_enabled_prios, ecn_codepoint, np_cnp_ecn"),
+		  "example: the preset's knob-less values are a warning, listed");
+	if (pl.n == 1) {
+		const struct rtune_action *a = &pl.a[0];
+
+		tap_check(a->to.hw.raw[AI] == 40 && a->to.hw.raw[HAI] == 200 &&
+			  a->to.hw.raw[PRIO] == 6 && a->to.hw.raw[MODE] == 0 &&
+			  a->to.hw.raw[G] == 1019 && a->to.hw.raw[GD] == 11,
+			  "example: 40/200 Mb/s, prio 6 in mode 0, G and gd unchanged");
+		n = rtune_surface_mlx5.writes(a->from.hw.raw, a->to.hw.raw, a->mask, order);
+		tap_check(n == 3 && order[0] == AI && order[1] == HAI && order[2] == PRIO,
+			  "example: writes rp_ai_rate, rp_hai_rate, np_cnp_prio (mode implied), %d", n);
+		act_describe(a, buf, sizeof(buf));
+		tap_check(!strcmp(buf, "cc (mlx5 0000:fe:00.0) rp_ai_rate 5 -> 40; rp_hai_rate 50 -> 200; "
+				  "np_cnp_prio_mode 1 -> 0"), "describe: %s", buf);
+	} else {
+		tap_check(0, "example: the action's raw values");
+		tap_check(0, "example: the writes");
+		tap_check(0, "example: describe");
+	}
+	plan_free(&pl);
+
+	/* after it: nothing to do */
+	memcpy(raw, start, sizeof(raw));
+	raw[AI] = 40;
+	raw[HAI] = 200;
+	raw[MODE] = 0;
+	put_all(raw);
+	dev(&s);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\npreset = connectx\nnp_cnp_dscp = 48\n"
+		 "np_cnp_prio = 6\nrp_additive_increase_kbps = 40000\n"
+		 "rp_hyper_increase_kbps = 200000\n", &s, &pl);
+	tap_check(pl.nerr == 0 && pl.n == 0, "example again: no action");
+	plan_free(&pl);
+
+	/* rollback to the start: prio first, then mode 1 again */
+	{
+		struct rtune_touched t = { { 0 } };
+		struct rtune_target tg;
+
+		t.mask[5] = 1;	/* cc is the 6th object */
+		target_from_state(&v, &t, &tg);
+		memset(&pl, 0, sizeof(pl));
+		plan_device(&s, 0, &tg, &pl);
+		n = pl.n == 1 ? rtune_surface_mlx5.writes(pl.a[0].from.hw.raw, pl.a[0].to.hw.raw,
+							  pl.a[0].mask, order) : 0;
+		tap_check(n == 3 && order[0] == AI && order[1] == HAI && order[2] == MODE &&
+			  pl.a[0].mask == (1u << 20) - 1,
+			  "rollback checks every file and writes ai, hai and np_cnp_prio_mode 1 (%d)", n);
+		plan_free(&pl);
+	}
+
+	/* rollback from prio 3 (mode 0) to prio 6 in mode 1 */
+	memcpy(raw, start, sizeof(raw));
+	raw[PRIO] = 3;
+	raw[MODE] = 0;
+	put_all(raw);
+	dev(&s);
+	{
+		struct rtune_touched t = { { 0 } };
+		struct rtune_target tg;
+
+		t.mask[5] = 1;
+		target_from_state(&v, &t, &tg);
+		memset(&pl, 0, sizeof(pl));
+		plan_device(&s, 0, &tg, &pl);
+		n = pl.n == 1 ? rtune_surface_mlx5.writes(pl.a[0].from.hw.raw, pl.a[0].to.hw.raw,
+							  pl.a[0].mask, order) : 0;
+		tap_check(n == 2 && order[0] == PRIO && order[1] == MODE,
+			  "rollback of prio and mode: np_cnp_prio, then np_cnp_prio_mode (%d)", n);
+		plan_free(&pl);
+	}
+
+	/* refusals */
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\necn_codepoint = 1\n", &v, &pl);
+	tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "ecn_codepoint") && !pl.n,
+		  "an explicit knob-less parameter is refused");
+	plan_free(&pl);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = 3\n", &v, &pl);
+	tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "ROCE_CC_PRIO_MASK_P1"),
+		  "per-priority enable refused, pointing to the firmware setting");
+	plan_free(&pl);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_min_rate_kbps = 1500\n", &v, &pl);
+	tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "whole Mb/s"),
+		  "a rate that is not whole Mb/s is refused");
+	plan_free(&pl);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_rate_cut_shift = 2\n", &v, &pl);
+	tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "rp_gd is 10..11"),
+		  "rp_rate_cut_shift 2 (rp_gd 12) is refused");
+	plan_free(&pl);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\npreset = paper\n", &v, &pl);
+	tap_check(pl.nerr == 2 && note(&pl, "cc-unsupported", "rp_initial_alpha_1024ths = 1024") &&
+		  note(&pl, "cc-unsupported", "rp_rate_reduce_period_us = 0"),
+		  "the paper preset: initial alpha 1024 and reduce period 0 refused");
+	plan_free(&pl);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_alpha_gain_1024ths = 16\n"
+		 "rp_alpha_update_period_us = 131071\n", &v, &pl);
+	tap_check(pl.nerr == 0 && pl.n == 1 && pl.a[0].to.hw.raw[G] == 1008 &&
+		  pl.a[0].to.hw.raw[12] == 131071, "g 16 -> G 1008; the longest alpha period");
+	plan_free(&pl);
+
+	/* order: a lowered maximum after the minimum it would fall below */
+	memcpy(raw, start, sizeof(raw));
+	raw[MINR] = 100;
+	put_all(raw);
+	dev(&s);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_min_rate_kbps = 10000\n"
+		 "rp_max_rate_kbps = 50000\n", &s, &pl);
+	n = pl.n == 1 ? rtune_surface_mlx5.writes(pl.a[0].from.hw.raw, pl.a[0].to.hw.raw,
+						  pl.a[0].mask, order) : 0;
+	tap_check(n == 2 && order[0] == MINR && order[1] == MAXR,
+		  "min 100 -> 10, max 0 -> 50: the minimum goes first");
+	plan_free(&pl);
+	(void)DSCP;
+
+	put_all(start);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd))
+			tap_diag("could not remove %s", root);
+	}
+	return tap_done();
+}

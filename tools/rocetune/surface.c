@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Vendor surfaces, the generic part (surface.h): which surface an RDMA
+ * device has, reading all its files, the target and plan in raw values,
+ * writing in the surface's order and reading everything back.
+ *
+ * Discovery: /sys/class/infiniband/<ibdev>/device is the PCI function
+ * (its name the BDF), device/driver its driver; a surface whose driver
+ * matches lives at <debugfs>/<surface>/<BDF>/<subdir>/. For tests only,
+ * ROCETUNE_TEST_DEBUGFS replaces the debugfs root and
+ * ROCETUNE_TEST_SURFACE ("ibdev=surface/BDF[,...]") assigns a surface to
+ * an RDMA device whatever its driver (Documentation/hardware.rst).
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cfs.h"
+#include "obj.h"
+#include "surface.h"
+
+static const struct rtune_surface *const surfaces[] = {
+	&rtune_surface_mlx5,
+	NULL,
+};
+
+static const char *debugfs_root(void)
+{
+	const char *r = getenv(RTUNE_ENV_TEST_DEBUGFS);
+
+	return r && *r ? r : "/sys/kernel/debug";
+}
+
+static const struct rtune_surface *surface_by(const char *name, const char *driver)
+{
+	int i;
+
+	for (i = 0; surfaces[i]; i++)
+		if ((name && !strcmp(surfaces[i]->name, name)) ||
+		    (driver && !strcmp(surfaces[i]->driver, driver)))
+			return surfaces[i];
+	return NULL;
+}
+
+/* The test mapping: "ibdev=surface/id,ibdev=surface/id". */
+static bool test_map(const char *ibdev, const struct rtune_surface **sf, char *id, size_t idlen)
+{
+	const char *m = getenv(RTUNE_ENV_TEST_SURFACE);
+	char buf[512], *save = NULL, *tok;
+
+	if (!m || !*m)
+		return false;
+	snprintf(buf, sizeof(buf), "%s", m);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '='), *slash;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		slash = strchr(eq + 1, '/');
+		if (strcmp(tok, ibdev) || !slash)
+			continue;
+		*slash = '\0';
+		*sf = surface_by(eq + 1, NULL);
+		snprintf(id, idlen, "%s", slash + 1);
+		return *sf != NULL;
+	}
+	return false;
+}
+
+/* Basename of the target of symlink @path, or -errno. */
+static int link_base(const char *path, char *out, size_t len)
+{
+	char t[PATH_MAX];
+	ssize_t n = readlink(path, t, sizeof(t) - 1);
+
+	if (n < 0)
+		return -errno;
+	t[n] = '\0';
+	snprintf(out, len, "%s", basename(t));
+	return 0;
+}
+
+static void probe(const char *ibdev, struct rtune_hwcc *hw)
+{
+	char path[PATH_MAX], drv[64], id[32];
+	const struct rtune_surface *sf = NULL;
+
+	if (!test_map(ibdev, &sf, id, sizeof(id))) {
+		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/driver", ibdev);
+		if (link_base(path, drv, sizeof(drv)))
+			return;
+		sf = surface_by(NULL, drv);
+		if (!sf)
+			return;
+		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device", ibdev);
+		if (link_base(path, id, sizeof(id)))
+			return;
+	}
+	hw->sf = sf;
+	snprintf(hw->id, sizeof(hw->id), "%s", id);
+	snprintf(hw->dir, sizeof(hw->dir), "%s/%s/%s/%s", debugfs_root(), sf->name, id, sf->subdir);
+}
+
+/* A file's text as the driver prints it: one decimal u32 ("%u\n"). */
+static int parse_u32(const char *s, uint32_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EPROTO;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || *end || x > UINT32_MAX)
+		return -EPROTO;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/* Read every file of the surface into hw->raw; stops at the first error. */
+static int read_raw(struct rtune_hwcc *hw)
+{
+	const struct rtune_surface *sf = hw->sf;
+	char path[PATH_MAX], buf[32];
+	int i, err;
+
+	hw->raw_valid = 0;
+	hw->err = 0;
+	hw->errfile[0] = '\0';
+	for (i = 0; i < sf->nfiles; i++) {
+		snprintf(path, sizeof(path), "%s/%s", hw->dir, sf->files[i]);
+		err = cfs_read(path, buf, sizeof(buf));
+		if (!err)
+			err = parse_u32(buf, &hw->raw[i]);
+		if (err) {
+			hw->err = err;
+			snprintf(hw->errfile, sizeof(hw->errfile), "%s", sf->files[i]);
+			return err;
+		}
+		hw->raw_valid |= 1u << i;
+	}
+	return 0;
+}
+
+void surface_read_dev(struct rtune_link *d)
+{
+	struct rtune_hwcc *hw = &d->hw;
+
+	memset(hw, 0, sizeof(*hw));
+	if (!d->has_ib)
+		return;
+	probe(d->ibdev, hw);
+	if (!hw->sf)
+		return;
+	d->cc_ok = false;
+	d->cc_valid = 0;
+	snprintf(d->cc_backend, sizeof(d->cc_backend), "%s", hw->sf->backend);
+	/* One PCI function, one set: cong.c creates cc_params per native
+	 * port mdev, and only port 1 maps to the device's own BDF. */
+	if (d->port != 1) {
+		hw->err = -EOPNOTSUPP;
+		return;
+	}
+	if (read_raw(hw))
+		return;
+	hw->sf->from_raw(hw->raw, hw->raw_valid, &d->cc, &d->cc_valid);
+	d->cc_ok = true;
+}
+
+void surface_why(const struct rtune_link *d, char *buf, size_t len)
+{
+	const struct rtune_hwcc *hw = &d->hw;
+	char p[PATH_MAX];
+
+	switch (-hw->err) {
+	case EOPNOTSUPP:
+		snprintf(buf, len, "port %u: only port 1 of a PCI function has a %s surface",
+			 d->port, hw->sf->name);
+		return;
+	case EPERM:
+		snprintf(buf, len,
+			 "debugfs refused %s/%s (EPERM): kernel lockdown (Secure Boot) closes debugfs files that can be written; see /sys/kernel/security/lockdown",
+			 hw->dir, hw->errfile);
+		return;
+	case EACCES:
+		snprintf(buf, len, "%s/%s: permission denied (needs root)", hw->dir, hw->errfile);
+		return;
+	case EPROTO:
+		snprintf(buf, len, "%s/%s does not read as a decimal number", hw->dir, hw->errfile);
+		return;
+	case ENOENT:
+		if (access(debugfs_root(), F_OK) || access(hw->dir, F_OK)) {
+			snprintf(p, sizeof(p), "%s/%s/%s", debugfs_root(), hw->sf->name, hw->id);
+			if (access(p, F_OK))
+				snprintf(buf, len, "%s does not exist (is debugfs mounted at %s?)", p,
+					 debugfs_root());
+			else
+				snprintf(buf, len,
+					 "%s does not exist: the firmware does not allow congestion-control query and modify (cc_query_allowed/cc_modify_allowed), so the driver did not create it",
+					 hw->dir);
+			return;
+		}
+		snprintf(buf, len, "%s/%s does not exist", hw->dir, hw->errfile);
+		return;
+	default:
+		snprintf(buf, len, "%s/%s: %s", hw->dir, hw->errfile, strerror(-hw->err));
+	}
+}
+
+void surface_target(const struct rtune_profile *p, const struct rtune_link *dev, int devidx,
+		    struct rtune_link *want, uint32_t *mask, struct rtune_plan *pl)
+{
+	const struct rtune_surface *sf = dev->hw.sf;
+	uint32_t raw[RTUNE_SURF_MAX_FILES], fm = 0;
+	char why[300], notset[200] = "";
+	int i, bad = 0;
+
+	if (!dev->cc_ok) {
+		surface_why(dev, why, sizeof(why));
+		plan_note(pl, devidx, RTUNE_SEV_ERROR, "no-cc-surface",
+			  "%s/%u: the %s congestion-control surface of %s is unavailable: %s",
+			  dev->ibdev, dev->port, sf->name, dev->hw.id, why);
+		return;
+	}
+	memcpy(raw, dev->hw.raw, sizeof(raw));
+	for (i = 0; i < RTUNE_P_COUNT; i++) {
+		const struct rtune_param_desc *pd = &rtune_param_descs[i];
+		char val[RTUNE_PARAM_TEXT_MAX];
+
+		if (!(p->cc_set_mask & (1u << i)))
+			continue;
+		rtune_param_format((enum rtune_param_id)i, p->cc.v[i], val, sizeof(val));
+		if (sf->map[i].file < 0) {
+			/* a preset's value is not the user's request */
+			if (p->preset && !p->w_cc[i].line) {
+				snprintf(notset + strlen(notset), sizeof(notset) - strlen(notset),
+					 "%s%s", notset[0] ? ", " : "", pd->name);
+				continue;
+			}
+			plan_note(pl, devidx, RTUNE_SEV_ERROR, "cc-unsupported",
+				  "%s/%u: %s cannot be set on %s %s: %s", dev->ibdev, dev->port,
+				  pd->name, sf->name, dev->hw.id, sf->map[i].why);
+			bad++;
+			continue;
+		}
+		why[0] = '\0';
+		if (sf->to_raw((enum rtune_param_id)i, p->cc.v[i], raw, &fm, why, sizeof(why))) {
+			plan_note(pl, devidx, RTUNE_SEV_ERROR, "cc-unsupported",
+				  "%s/%u: %s = %s cannot be set on %s %s: %s", dev->ibdev, dev->port,
+				  pd->name, val, sf->name, dev->hw.id, why);
+			bad++;
+		}
+	}
+	if (notset[0])
+		plan_note(pl, devidx, RTUNE_SEV_WARNING, "cc-not-set",
+			  "%s/%u: %s has no knob for the preset's %s: left as they are",
+			  dev->ibdev, dev->port, sf->name, notset);
+	if (bad)
+		return;
+	if (!p->preset) {
+		/*
+		 * Overrides on top of what is active must still be coherent.
+		 * Parameters the surface does not show take the default
+		 * preset's value: they only need to be in range.
+		 */
+		struct rtune_param_set s = *rtune_params_default();
+
+		for (i = 0; i < RTUNE_P_COUNT; i++) {
+			if (p->cc_set_mask & (1u << i))
+				s.v[i] = p->cc.v[i];
+			else if (dev->cc_valid & (1u << i))
+				s.v[i] = dev->cc.v[i];
+		}
+		if (rtune_params_validate(&s, why, sizeof(why)))
+			plan_note(pl, devidx, RTUNE_SEV_ERROR, "cc-invalid",
+				  "%s/%u: with the active values, the CC set would be inconsistent: %s",
+				  dev->ibdev, dev->port, why);
+	}
+	memcpy(want->hw.raw, raw, sizeof(raw));
+	*mask = fm;
+}
+
+void surface_restore(const struct rtune_link *saved, struct rtune_link *want, uint32_t *mask)
+{
+	memcpy(want->hw.raw, saved->hw.raw, sizeof(want->hw.raw));
+	*mask = saved->hw.raw_valid;
+}
+
+void surface_plan(const struct rtune_link *cur, int devidx, const struct rtune_link *want,
+		  uint32_t mask, struct rtune_plan *pl)
+{
+	const struct rtune_surface *sf = cur->hw.sf;
+	int order[RTUNE_SURF_MAX_FILES], i;
+	struct rtune_action *a;
+
+	if (!cur->cc_ok)
+		return;
+	mask &= cur->hw.raw_valid;
+	if (!sf->writes(cur->hw.raw, want->hw.raw, mask, order))
+		return;
+	a = plan_push(pl, &rtune_obj_cc, 0, devidx, cur);
+	a->mask = mask;
+	for (i = 0; i < sf->nfiles; i++)
+		if (mask & (1u << i))
+			a->to.hw.raw[i] = want->hw.raw[i];
+}
+
+/* Append "; " separated text to @buf. */
+static void add(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 3 >= len)
+		return;
+	if (n)
+		n += (size_t)snprintf(buf + n, len - n, "; ");
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+int surface_apply(struct rtune_link *d, struct rtune_action *a)
+{
+	const struct rtune_surface *sf = a->from.hw.sf;
+	uint32_t expect[RTUNE_SURF_MAX_FILES];
+	int order[RTUNE_SURF_MAX_FILES], n, k, j, err = 0;
+	char path[PATH_MAX], val[16], bad[180] = "";
+
+	memcpy(expect, a->from.hw.raw, sizeof(expect));
+	n = sf->writes(a->from.hw.raw, a->to.hw.raw, a->mask, order);
+	for (k = 0; k < n; k++) {
+		int f = order[k];
+		uint32_t v = a->to.hw.raw[f];
+
+		snprintf(path, sizeof(path), "%s/%s", a->from.hw.dir, sf->files[f]);
+		snprintf(val, sizeof(val), "%u", v);
+		err = cfs_write(path, val);
+		if (err) {
+			snprintf(a->why, sizeof(a->why), "writing %s %u: %s (after %d of %d writes)",
+				 sf->files[f], v, strerror(-err), k, n);
+			break;
+		}
+		for (j = 0; j < sf->nfiles; j++)
+			expect[j] = sf->after_write(f, v, j, expect[j]);
+	}
+	/* read every file back, written or not */
+	surface_read_dev(d);
+	if (d->hw.err) {
+		char why[180];
+
+		surface_why(d, why, sizeof(why));
+		if (!err)
+			snprintf(a->why, sizeof(a->why), "read-back: %s", why);
+		return err ? err : d->hw.err;
+	}
+	if (err)
+		return err;
+	for (j = 0; j < sf->nfiles; j++) {
+		if (d->hw.raw[j] == expect[j])
+			continue;
+		if (expect[j] != a->from.hw.raw[j])
+			add(bad, sizeof(bad), "%s reads %u after writing %u", sf->files[j],
+			    d->hw.raw[j], expect[j]);
+		else
+			add(bad, sizeof(bad), "%s reads %u, was %u and not written", sf->files[j],
+			    d->hw.raw[j], expect[j]);
+	}
+	if (bad[0]) {
+		snprintf(a->why, sizeof(a->why), "read-back: %s", bad);
+		return -EIO;
+	}
+	return 0;
+}
+
+void surface_describe(const struct rtune_action *a, char *buf, size_t len)
+{
+	const struct rtune_surface *sf = a->from.hw.sf;
+	size_t n = (size_t)snprintf(buf, len, "cc (%s %s)", sf->name, a->from.hw.id);
+	int i;
+
+	for (i = 0; i < sf->nfiles && n < len; i++) {
+		if (!(a->mask & (1u << i)) || a->from.hw.raw[i] == a->to.hw.raw[i])
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, " %s %u -> %u;", sf->files[i],
+				      a->from.hw.raw[i], a->to.hw.raw[i]);
+	}
+	if (n < len && buf[n - 1] == ';')
+		buf[n - 1] = '\0';
+}

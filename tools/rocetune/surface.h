@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Vendor congestion-control surfaces: the files a NIC driver exposes for
+ * its DCQCN parameters (mlx5: debugfs mlx5/<PCI BDF>/cc_params/), and the
+ * mapping between them and rocetune's vendor-neutral parameters
+ * (kmod/core/params_list.h). Documentation/hardware.rst has the tables.
+ *
+ * A device with a surface is planned in the surface's own terms: its
+ * state is the raw value of every file (struct rtune_hwcc), a target is
+ * the raw values the profile's parameters convert to, and an action
+ * writes files and reads them all back. So a rollback restores every
+ * file it read to the exact value it had, including files that have no
+ * neutral equivalent and values the neutral set cannot express.
+ *
+ * surface.c is generic: discovery, reading, writing, read-back, the
+ * target and the plan. One file per vendor holds its table and its
+ * conversions (surface_mlx5.c).
+ */
+#ifndef ROCETUNE_SURFACE_H
+#define ROCETUNE_SURFACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../../kmod/core/params.h"
+
+struct rtune_link;
+struct rtune_profile;
+struct rtune_plan;
+struct rtune_action;
+struct rtune_pr;
+
+/* The most files one surface has (a bit each in uint32_t masks). */
+#define RTUNE_SURF_MAX_FILES 32
+
+/* What a neutral parameter is on a surface. */
+struct rtune_surf_map {
+	/* file index, or -1: the surface has no such knob */
+	int file;
+	/* with file -1: why, and where the knob is instead, if anywhere */
+	const char *why;
+};
+
+struct rtune_surface {
+	const char *name;	/* "mlx5": also its directory under debugfs */
+	const char *driver;	/* the PCI driver that owns such devices */
+	const char *subdir;	/* the directory under <root>/<name>/<id>/ */
+	const char *backend;	/* shown as the cc backend */
+	int nfiles;
+	const char *const *files;
+	/* per neutral parameter */
+	const struct rtune_surf_map *map;
+	/*
+	 * Neutral value @v of @id into raw[], setting the bits of the files
+	 * it fills in *fmask. Returns 0, or -ERANGE with @why saying why the
+	 * surface cannot express the value. Only for mapped parameters.
+	 */
+	int (*to_raw)(enum rtune_param_id id, uint32_t v, uint32_t *raw, uint32_t *fmask,
+		      char *why, size_t wlen);
+	/*
+	 * Raw values (bits of @valid read) into neutral values; a bit in
+	 * *nvalid per parameter whose value the raw files express.
+	 */
+	void (*from_raw)(const uint32_t *raw, uint32_t valid, struct rtune_param_set *s,
+			 uint32_t *nvalid);
+	/*
+	 * The files to write, in order, to take @from to @to for the files
+	 * in @mask (side effects of writes included). Returns the count.
+	 */
+	int (*writes)(const uint32_t *from, const uint32_t *to, uint32_t mask, int *order);
+	/* The value file @file shows after writing @v to file @w, given it
+	 * showed @cur before: side effects of one write on another file. */
+	uint32_t (*after_write)(int w, uint32_t v, int file, uint32_t cur);
+};
+
+extern const struct rtune_surface rtune_surface_mlx5;
+
+/* Find the surface of @d's RDMA device and read it into d->hw (and the
+ * neutral d->cc). Leaves d->hw.sf NULL when the device has none. */
+void surface_read_dev(struct rtune_link *d);
+
+/* The obj_cc operations for a device with a surface. */
+void surface_target(const struct rtune_profile *p, const struct rtune_link *dev, int devidx,
+		    struct rtune_link *want, uint32_t *mask, struct rtune_plan *pl);
+void surface_restore(const struct rtune_link *saved, struct rtune_link *want, uint32_t *mask);
+void surface_plan(const struct rtune_link *cur, int devidx, const struct rtune_link *want,
+		  uint32_t mask, struct rtune_plan *pl);
+int surface_apply(struct rtune_link *d, struct rtune_action *a);
+void surface_describe(const struct rtune_action *a, char *buf, size_t len);
+/* Why the surface of @d is unavailable, in one line. */
+void surface_why(const struct rtune_link *d, char *buf, size_t len);
+
+/* Test-only overrides (Documentation/hardware.rst, "Testing"). */
+#define RTUNE_ENV_TEST_DEBUGFS "ROCETUNE_TEST_DEBUGFS"
+#define RTUNE_ENV_TEST_SURFACE "ROCETUNE_TEST_SURFACE"
+
+#endif

@@ -22,6 +22,8 @@
 #include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/uaccess.h>
 
 #include "hwsim.h"
 
@@ -71,32 +73,48 @@ void hwsim_fault_changed(struct hwsim_dev *d)
 	atomic_inc(&d->fault.changes);
 }
 
-/* fail_after: a signed count, -1 meaning off. */
-static int hwsim_fail_after_get(void *data, u64 *val)
+/*
+ * fail_after: a signed count, -1 meaning off. Its own read and write:
+ * simple_attr_write() parses unsigned only before Linux 6.3.
+ */
+static ssize_t hwsim_fail_after_read(struct file *file, char __user *ubuf,
+				     size_t count, loff_t *ppos)
 {
-	struct hwsim_dev *d = data;
+	struct hwsim_dev *d = file->private_data;
+	char buf[16];
+	int len;
 
 	mutex_lock(&d->lock);
-	*val = (u64)(s64)d->fault.fail_after;
+	len = scnprintf(buf, sizeof(buf), "%d\n", d->fault.fail_after);
 	mutex_unlock(&d->lock);
-	return 0;
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static int hwsim_fail_after_set(void *data, u64 val)
+static ssize_t hwsim_fail_after_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
 {
-	struct hwsim_dev *d = data;
-	s64 v = (s64)val;
+	struct hwsim_dev *d = file->private_data;
+	int v, err;
 
-	if (v < -1 || v > INT_MAX)
+	err = kstrtoint_from_user(ubuf, count, 0, &v);
+	if (err)
+		return err;
+	if (v < -1)
 		return -EINVAL;
 	mutex_lock(&d->lock);
-	d->fault.fail_after = (int)v;
+	d->fault.fail_after = v;
 	mutex_unlock(&d->lock);
-	return 0;
+	return count;
 }
 
-DEFINE_DEBUGFS_ATTRIBUTE(hwsim_fail_after_fops, hwsim_fail_after_get,
-			 hwsim_fail_after_set, "%lld\n");
+static const struct file_operations hwsim_fail_after_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= hwsim_fail_after_read,
+	.write	= hwsim_fail_after_write,
+	.llseek	= default_llseek,
+};
 
 static int hwsim_fail_errno_get(void *data, u64 *val)
 {
@@ -156,8 +174,8 @@ void hwsim_fault_register(struct hwsim_dev *d)
 	for (i = 0; i < ARRAY_SIZE(hwsim_bool_knobs); i++)
 		debugfs_create_bool(hwsim_bool_knobs[i].name, 0644, f->dir,
 				    (bool *)((char *)f + hwsim_bool_knobs[i].off));
-	debugfs_create_file_unsafe("fail_after", 0644, f->dir, d,
-				   &hwsim_fail_after_fops);
+	debugfs_create_file("fail_after", 0644, f->dir, d,
+			    &hwsim_fail_after_fops);
 	debugfs_create_file_unsafe("fail_errno", 0644, f->dir, d,
 				   &hwsim_fail_errno_fops);
 	debugfs_create_atomic_t("writes", 0644, f->dir, &f->writes);

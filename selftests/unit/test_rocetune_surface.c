@@ -111,7 +111,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(25);
+	tap_plan(26);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();
@@ -256,6 +256,28 @@ int main(void)
 							  pl.a[0].mask, order) : 0;
 		tap_check(n == 2 && order[0] == PRIO && order[1] == MODE,
 			  "rollback of prio and mode: np_cnp_prio, then np_cnp_prio_mode (%d)", n);
+		plan_free(&pl);
+	}
+
+	/* rollback onto a surface that stopped reading: write, do not skip */
+	s = v;
+	s.cc_ok = false;
+	s.hw.err = -EPERM;
+	s.hw.raw_valid = 0;
+	{
+		struct rtune_touched t = { { 0 } };
+		struct rtune_target tg;
+
+		t.mask[5] = 1;
+		target_from_state(&v, &t, &tg);
+		memset(&pl, 0, sizeof(pl));
+		plan_device(&s, 0, &tg, &pl);
+		buf[0] = '\0';
+		if (pl.n == 1)
+			act_describe(&pl.a[0], buf, sizeof(buf));
+		tap_check(pl.n == 1 && strstr(buf, "rp_clamp_tgt_rate (unread) -> 0;") &&
+			  strstr(buf, "np_cnp_prio (unread) -> 6"),
+			  "rollback on an unreadable surface plans every file: %.80s...", buf);
 		plan_free(&pl);
 	}
 

@@ -296,14 +296,21 @@ void surface_plan(const struct rtune_link *cur, int devidx, const struct rtune_l
 {
 	const struct rtune_surface *sf = cur->hw.sf;
 	int order[RTUNE_SURF_MAX_FILES], i;
+	struct rtune_link from = *cur;
 	struct rtune_action *a;
 
-	if (!cur->cc_ok)
+	/*
+	 * A target from a profile exists only for a readable surface. A
+	 * rollback target may meet one that no longer reads: plan to write
+	 * every file not read, so that the attempt and its failure (or the
+	 * check after it) show, rather than a rollback that looks complete.
+	 */
+	for (i = 0; i < sf->nfiles; i++)
+		if ((mask & (1u << i)) && !(cur->hw.raw_valid & (1u << i)))
+			from.hw.raw[i] = ~want->hw.raw[i];
+	if (!sf->writes(from.hw.raw, want->hw.raw, mask, order))
 		return;
-	mask &= cur->hw.raw_valid;
-	if (!sf->writes(cur->hw.raw, want->hw.raw, mask, order))
-		return;
-	a = plan_push(pl, &rtune_obj_cc, 0, devidx, cur);
+	a = plan_push(pl, &rtune_obj_cc, 0, devidx, &from);
 	a->mask = mask;
 	for (i = 0; i < sf->nfiles; i++)
 		if (mask & (1u << i))
@@ -388,8 +395,12 @@ void surface_describe(const struct rtune_action *a, char *buf, size_t len)
 	for (i = 0; i < sf->nfiles && n < len; i++) {
 		if (!(a->mask & (1u << i)) || a->from.hw.raw[i] == a->to.hw.raw[i])
 			continue;
-		n += (size_t)snprintf(buf + n, len - n, " %s %u -> %u;", sf->files[i],
-				      a->from.hw.raw[i], a->to.hw.raw[i]);
+		if (a->from.hw.raw_valid & (1u << i))
+			n += (size_t)snprintf(buf + n, len - n, " %s %u -> %u;", sf->files[i],
+					      a->from.hw.raw[i], a->to.hw.raw[i]);
+		else
+			n += (size_t)snprintf(buf + n, len - n, " %s (unread) -> %u;",
+					      sf->files[i], a->to.hw.raw[i]);
 	}
 	if (n < len && buf[n - 1] == ';')
 		buf[n - 1] = '\0';

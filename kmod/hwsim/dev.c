@@ -31,6 +31,7 @@
 
 static const struct hwsim_surface *const hwsim_surfaces[] = {
 	&hwsim_mlx5,
+	&hwsim_bnxt_re,
 };
 
 static struct dentry *hwsim_root;

@@ -12,9 +12,11 @@
  *   fault.c  the fault knobs (fault/ next to each device's surface)
  *   mlx5.c   the mlx5 surface: cc_params/ as drivers/infiniband/hw/mlx5/
  *            cong.c creates it
+ *   bnxt_re.c  the bnxt_re surface: cc_config/ as drivers/infiniband/hw/
+ *            bnxt_re/debugfs.c creates it
  *
- * Adding a vendor (bnxt_re next) is one file with a struct hwsim_surface
- * and its line in dev.c's hwsim_surfaces[] (Documentation/hardware.rst).
+ * Adding a vendor is one file with a struct hwsim_surface and its line in
+ * dev.c's hwsim_surfaces[] (Documentation/hardware.rst).
  */
 #ifndef _HWSIM_H
 #define _HWSIM_H
@@ -93,5 +95,6 @@ void hwsim_fault_changed(struct hwsim_dev *d);
 
 /* surfaces */
 extern const struct hwsim_surface hwsim_mlx5;
+extern const struct hwsim_surface hwsim_bnxt_re;
 
 #endif /* _HWSIM_H */

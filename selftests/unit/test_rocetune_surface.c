@@ -111,7 +111,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(26);
+	tap_plan(29);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();
@@ -322,6 +322,50 @@ int main(void)
 		  "min 100 -> 10, max 0 -> 50: the minimum goes first");
 	plan_free(&pl);
 	(void)DSCP;
+
+	/* bnxt_re: cc_config/, 13 files read ("%d"), only the markings map */
+	{
+		static const char *const bn[13] = {
+			"enable_cc", "run_avg_weight_g", "num_phase_per_state", "init_cr",
+			"init_tr", "tos_ecn", "tos_dscp", "alt_vlan_pcp", "alt_vlan_dscp", "rtt",
+			"cc_mode", "tcp_cp", "inactivity_cp",
+		};
+		static const char *const bv[13] = {
+			"1\n", "0\n", "0\n", "0\n", "0\n", "2\n", "26\n", "6\n", "48\n",
+			"0\n", "0\n", "0\n", "0\n",
+		};
+		int i;
+
+		snprintf(dir, sizeof(dir), "%s/bnxt_re", root);
+		mkdir(dir, 0700);
+		snprintf(dir, sizeof(dir), "%s/bnxt_re/0000:fd:00.0", root);
+		mkdir(dir, 0700);
+		snprintf(dir, sizeof(dir), "%s/bnxt_re/0000:fd:00.0/cc_config", root);
+		mkdir(dir, 0700);
+		for (i = 0; i < 13; i++)
+			put(bn[i], bv[i]);
+		setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=bnxt_re/0000:fd:00.0", 1);
+		dev(&s);
+		tap_check(s.cc_ok && s.hw.sf == &rtune_surface_bnxt_re && s.hw.raw_valid == (1u << 13) - 1 &&
+			  s.cc_valid == ((1u << RTUNE_P_ECN_CODEPOINT) | (1u << RTUNE_P_NP_CNP_DSCP) |
+					 (1u << RTUNE_P_NP_CNP_PRIO)) &&
+			  s.cc.v[RTUNE_P_NP_CNP_DSCP] == 48 && s.cc.v[RTUNE_P_NP_CNP_PRIO] == 6 &&
+			  s.cc.v[RTUNE_P_ECN_CODEPOINT] == 2,
+			  "bnxt_re: ECN codepoint, CNP DSCP and priority read from tos_ecn, alt_vlan_dscp, alt_vlan_pcp");
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nnp_cnp_dscp = 46\nnp_cnp_prio = 5\n"
+			 "ecn_codepoint = 1\n", &s, &pl);
+		buf[0] = '\0';
+		if (pl.n == 1)
+			act_describe(&pl.a[0], buf, sizeof(buf));
+		tap_check(pl.nerr == 0 && !strcmp(buf, "cc (bnxt_re 0000:fd:00.0) tos_ecn 2 -> 1; "
+						  "alt_vlan_pcp 6 -> 5; alt_vlan_dscp 48 -> 46"),
+			  "bnxt_re: %s", buf);
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_additive_increase_kbps = 40000\n", &s, &pl);
+		tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "Broadcom's own algorithm"),
+			  "bnxt_re: DCQCN rate parameters refused with the reason");
+		plan_free(&pl);
+	}
 
 	put_all(start);
 	{

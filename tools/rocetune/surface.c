@@ -25,6 +25,7 @@
 
 static const struct rtune_surface *const surfaces[] = {
 	&rtune_surface_mlx5,
+	&rtune_surface_bnxt_re,
 	NULL,
 };
 

@@ -73,7 +73,7 @@ struct rtune_surface {
 	uint32_t (*after_write)(int w, uint32_t v, int file, uint32_t cur);
 };
 
-extern const struct rtune_surface rtune_surface_mlx5;
+extern const struct rtune_surface rtune_surface_mlx5, rtune_surface_bnxt_re;
 
 /* Find the surface of @d's RDMA device and read it into d->hw (and the
  * neutral d->cc). Leaves d->hw.sf NULL when the device has none. */

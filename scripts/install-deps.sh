@@ -30,7 +30,7 @@ qemu-system-x86 busybox-static
 rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
 libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev
 iproute2 dkms sparse python3 gnuplot-nox
-dpkg-dev debhelper dh-dkms lintian
+dpkg-dev debhelper dh-dkms bash-completion lintian
 clang libclang-rt-14-dev
 "
 KERNELS=

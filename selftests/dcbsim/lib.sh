@@ -6,19 +6,22 @@
 # machine running the kernel the module was built for).
 
 DS_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-DS_TOP=$(cd "$DS_HERE/../.." && pwd)
 # shellcheck source=../lib/tap.sh
-. "$DS_TOP/selftests/lib/tap.sh"
+. "$DS_HERE/../lib/tap.sh"
 # shellcheck source=../lib/kernel.sh
-. "$DS_TOP/selftests/lib/kernel.sh"
+. "$DS_HERE/../lib/kernel.sh"
+# shellcheck source=../lib/tree.sh
+. "$DS_HERE/../lib/tree.sh"
 
-DS_KO=${DCBSIM_KO:-$DS_TOP/kmod/dcbsim/rocetune_dcbsim.ko}
+DS_KO=$RTUNE_DCBSIM_KO
 DS_MOD=rocetune_dcbsim
 DS_DBG=/sys/kernel/debug/$DS_MOD
 
 # Skip (not fail) when this machine cannot run the tests at all.
 ds_require() {
 	[ "$(id -u)" -eq 0 ] || tap_skip_all "must run as root"
+	[ -n "$DS_KO" ] ||
+		tap_skip_all "needs the rocetune_dcbsim test device, a lab module that an installed tree does not have (DCBSIM_KO=PATH)"
 	[ -f "$DS_KO" ] || tap_skip_all "$DS_KO not built (make -C kmod/dcbsim KDIR=...)"
 	modinfo -F vermagic "$DS_KO" 2>/dev/null | grep -q "^$(uname -r) " ||
 		tap_skip_all "$DS_KO was built for another kernel than $(uname -r)"
@@ -27,7 +30,7 @@ ds_require() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	# A clean slate: no devices left over from an earlier script.
 	ds_loaded && rmmod $DS_MOD
-	dmesg -C 2>/dev/null || true
+	kernel_log_mark
 }
 
 ds_loaded() { [ -d /sys/module/$DS_MOD ]; }

@@ -17,10 +17,9 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../lib/lab-guest.sh
-. "$DS_TOP/selftests/lib/lab-guest.sh"
+. "$DS_HERE/../lib/lab-guest.sh"
 
-[ -n "${LAB_HOST:-}" ] && [ "${LAB_HOSTS:-0}" -ge 2 ] ||
-	tap_skip_all "needs the two-host lab (selftests/dcbsim/run.sh)"
+lab_hosts 2 || tap_skip_all "$LAB_WHY (selftests/dcbsim/run.sh)"
 ds_require
 command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 modprobe rdma_rxe || tap_skip_all "no rdma_rxe module"

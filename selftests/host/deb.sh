@@ -3,11 +3,12 @@
 #
 # The Debian packages (Documentation/packaging.rst): dpkg-buildpackage
 # builds rocetune and rocetune-dkms from a copy of the tree; lintian is
-# clean; both packages hold what they should; DKMS builds the packaged
-# module source. Then, in a lab guest, dpkg -i installs both (the DKMS
-# postinst installs the module), modprobe rocetune loads it, the installed
-# example soft-roce-lab.conf applies to an rxe device, the installed boot
-# unit's command and the udev rule do their part, and dpkg -r removes it all.
+# clean; both packages hold what they should (the tools with their bash
+# completion); DKMS builds the packaged module source. Then, in a lab
+# guest, dpkg -i installs both (the DKMS postinst installs the module),
+# modprobe rocetune loads it, the installed example soft-roce-lab.conf
+# applies to an rxe device, the installed boot unit's command and the udev
+# rule do their part, and dpkg -r removes it all.
 #
 # The module is compiled on the host: under TCG a guest needs more than
 # 9 minutes for it. The postinst gets it through DKMS's own prebuilt path
@@ -33,7 +34,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-deb.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 SRC=$T/build/rocetune-$VER
 
-tap_plan 11
+tap_plan 12
 tap_diag "version $VER, kernel $K"
 
 # The tree as a release would ship it (tracked and new files, nothing
@@ -95,10 +96,22 @@ t_nosan() {
 }
 tap_ok "rocetune: binaries built without sanitizers, and they run" t_nosan
 
+# Bash completion where bash-completion's loader looks for it (by the
+# command's name), the tree's file, and it registers a completion for
+# rocetune when sourced.
+BC=/usr/share/bash-completion/completions/rocetune
+t_completion() {
+	has "$DEB" "$BC" || return 1
+	cmp "$TOP/tools/rocetune/rocetune.bash-completion" "$T/root$BC" || return 1
+	bash -c '. "$1" && complete -p rocetune' _ "$T/root$BC" | grep -q ' rocetune$'
+}
+tap_ok "rocetune: bash completion in $BC, registers rocetune" t_completion
+
 S=/usr/src/rocetune-$VER
 t_dkmsdeb() {
 	local l bad
 	has "$DKMSDEB" "$S/dkms.conf" "$S/Kbuild" "$S/Makefile" "$S/VERSION" \
+		"$S/scripts/kernel.sh" \
 		"$S/kmod/main.c" "$S/kmod/core/dcqcn.c" "$S/kmod/compat/conftest.sh" || return 1
 	l=$(dpkg-deb -c "$DKMSDEB" | awk '{print $6}')
 	bad=$(grep -E '\.(o|ko|cmd|mod|mod\.c)$|compat_generated\.h$' <<<"$l")

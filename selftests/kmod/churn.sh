@@ -17,22 +17,24 @@ ROUNDS=${CHURN_ROUNDS:-15}
 
 tap_plan 7
 tap_ok "insmod rocetune.ko" rtune_load
+rtune_objects_mark
 
-# hammer: read every file and write staged values and commits, forever.
+# hammer: read every file of the suite's device (rtch0, renamed rtch1,
+# not the host's own devices) and write staged values and commits, forever.
 hammer() {
-	local f
+	local f D="$RT/rtch[01]"
 	while :; do
-		for f in "$RT"/*/driver "$RT"/*/ports/1/counters "$RT"/*/ports/1/netdev \
-			 "$RT"/*/ports/1/cc/params "$RT"/*/ports/1/cc/active/*; do
+		for f in $D/driver $D/ports/1/counters $D/ports/1/netdev \
+			 $D/ports/1/cc/params $D/ports/1/cc/active/*; do
 			cat "$f" >/dev/null 2>&1
 		done
-		for f in "$RT"/*/ports/1/cc/staged/np_cnp_dscp; do
+		for f in $D/ports/1/cc/staged/np_cnp_dscp; do
 			echo $((RANDOM % 64)) 2>/dev/null >"$f"
 		done
-		for f in "$RT"/*/ports/1/cc/commit; do
+		for f in $D/ports/1/cc/commit; do
 			echo 1 2>/dev/null >"$f"
 		done
-		for f in "$RT"/*/ports/1/cc/preset; do
+		for f in $D/ports/1/cc/preset; do
 			echo connectx 2>/dev/null >"$f"
 		done
 	done

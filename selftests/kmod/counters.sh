@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../lib/lab-guest.sh"
 
-[ -n "${LAB_HOST:-}" ] || tap_skip_all "needs the two-host lab (LAB_HOST unset)"
+lab_hosts 2 || tap_skip_all "$LAB_WHY: perftest between two hosts"
 rtune_require
 command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 

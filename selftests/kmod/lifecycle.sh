@@ -18,8 +18,9 @@ rdma link delete rtlc0 2>/dev/null
 tap_plan 24
 
 tap_ok "insmod rocetune.ko" rtune_load
+rtune_objects_mark
 tap_ok "configfs subsystem /sys/kernel/config/rocetune exists" test -d "$RT"
-tap_eq "version file matches VERSION" "$(cat "$KMOD_DIR/../VERSION")" "$(cat "$RT/version" 2>&1)"
+tap_eq "version file matches the tests' VERSION" "$RTUNE_VERSION" "$(cat "$RT/version" 2>&1)"
 
 tap_ok "rdma link add rtlc0 on $ND" rdma link add rtlc0 type rxe netdev "$ND"
 tap_ok "device directory appears" wait_for test -d "$RT/rtlc0"

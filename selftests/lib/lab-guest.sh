@@ -4,6 +4,8 @@
 # Helpers for test scripts running inside lab guests (see
 # Documentation/lab.rst).  Source it; it changes no shell options.
 #
+#   lab_hosts N                     true in a lab guest of a run with N or
+#                                   more hosts; else LAB_WHY says why not
 #   lab_barrier NAME [TIMEOUT]      wait until every host reached NAME
 #   lab_put NAME VALUE              publish VALUE under NAME for other hosts
 #   lab_get HOST NAME [TIMEOUT]     print HOST's value for NAME, waiting for it
@@ -42,6 +44,22 @@ _lab_need_env() {
 		_lab_err "not in a lab guest (no LAB_HOST/LAB_HOSTS or no $LAB_RUN_DIR)"
 		return 1
 	fi
+}
+
+# lab_hosts N
+# For a suite that needs the lab's guests (two hosts joined by a link, a
+# bottleneck between them, forged packets): true in a lab guest of a run
+# with at least N hosts. Otherwise false, with the reason in LAB_WHY for a
+# kselftest skip: on a node (an installed tree, run_kselftest.sh) such a
+# suite has nothing to run on.
+lab_hosts() {
+	LAB_WHY=
+	if [[ -z ${LAB_HOST:-} || -z ${LAB_HOSTS:-} ]]; then
+		LAB_WHY="runs in the QEMU lab only (a $1-host run), and this is not a lab guest"
+	elif ((LAB_HOSTS < $1)); then
+		LAB_WHY="needs a $1-host lab run, this one has $LAB_HOSTS"
+	fi
+	[[ -z $LAB_WHY ]]
 }
 
 _lab_name_ok() {

@@ -14,20 +14,34 @@
 #     selftests/rocetune/apply.sh [--keep] [--out DIR]
 # Needs: tools/rocetune/rocetune built (make -C tools/rocetune),
 # kmod/dcbsim/rocetune_dcbsim.ko; kmod/rocetune.ko for the CC checks.
+# Installed (make -C selftests install), it needs DCBSIM_KO=PATH, the
+# rocetune tool in PATH and, for the CC checks, an installed rocetune.ko
+# (see lib/tree.sh); it skips without the test module.
 
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
-top=$(cd "$here/../.." && pwd)
-if [[ -z ${LAB_HOST:-} ]]; then
-	exec "$top/selftests/lab/lab-run" --hosts 1 --timeout 900 "$@" \
+# On the host, from a source tree: start the lab. An installed tree has
+# no lab; there it runs where it is, and skips below without dcbsim.
+if [[ -z ${LAB_HOST:-} && -x $here/../lab/lab-run ]]; then
+	exec "$here/../lab/lab-run" --hosts 1 --timeout 900 "$@" \
 		--script "1=$here/apply.sh"
 fi
 
-. "$top/selftests/lib/tap.sh"
+. "$here/../lib/tap.sh"
+. "$here/../lib/tree.sh"
 
-RT=$top/tools/rocetune/rocetune
-DCBSIM=$top/kmod/dcbsim/rocetune_dcbsim.ko
-RTKO=$top/kmod/rocetune.ko
+RT=$RTUNE_TOOL
+DCBSIM=$RTUNE_DCBSIM_KO
+RTKO=$RTUNE_KO
+# The example profiles and the bad-profile corpus: the tree's, or the
+# copies `make install` puts beside this script.
+if [[ -n $RTUNE_SRC ]]; then
+	PROFILES=$RTUNE_SRC/profiles
+	BAD=$RTUNE_SRC/selftests/unit/data/profiles/bad
+else
+	PROFILES=$here/profiles
+	BAD=$here/bad-profiles
+fi
 DBG=/sys/kernel/debug/rocetune_dcbsim
 FNC=/sys/kernel/debug/rocetune/fail_next_commit
 CM=/sys/kernel/config/rdma_cm/rxe0
@@ -35,7 +49,9 @@ W=$(mktemp -d /run/rocetune-test.XXXXXX)
 export ROCETUNE_STATE_DIR=$W/state
 have_cc=0
 
-[[ -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune)"
+[[ -n $DCBSIM ]] ||
+	tap_skip_all "needs the rocetune_dcbsim test device, a lab module that an installed tree does not have (DCBSIM_KO=PATH)"
+[[ -n $RT && -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune) or not in PATH"
 [[ -f $DCBSIM ]] || tap_skip_all "rocetune_dcbsim.ko not built"
 
 setup() {
@@ -43,8 +59,10 @@ setup() {
 	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 	insmod "$DCBSIM" || return 1
 	modprobe rdma_rxe && modprobe rdma_cm || return 1
-	if [[ -f $RTKO ]]; then
-		insmod "$RTKO" && have_cc=1
+	if [[ -n $RTKO ]]; then
+		[[ -f $RTKO ]] && insmod "$RTKO" && have_cc=1
+	else
+		modprobe rocetune 2>/dev/null && have_cc=1
 	fi
 	ip link set eth0 up
 	return 0
@@ -149,7 +167,7 @@ mkdevs || tap_bail "cannot create dcbsim test devices"
 ((have_cc)) || tap_diag "kmod/rocetune.ko absent: [cc] is left out of the tests"
 
 # ---------------------------------------------------------------- examples
-for ex in "$top"/profiles/*.conf; do
+for ex in "$PROFILES"/*.conf; do
 	name=$(basename "$ex" .conf)
 	mkdevs
 	p=$(testprofile "$ex")
@@ -180,14 +198,14 @@ for ex in "$top"/profiles/*.conf; do
 done
 
 # The lossless profile drives the rest.
-LL=$(testprofile "$top/profiles/lossless-roce.conf")
+LL=$(testprofile "$PROFILES/lossless-roce.conf")
 
 # ------------------------------------------------------------ bad profiles
 mkdevs
-"$RT" apply "$(testprofile "$top/profiles/lossy-roce-ecn.conf")" >/dev/null 2>&1
+"$RT" apply "$(testprofile "$PROFILES/lossy-roce-ecn.conf")" >/dev/null 2>&1
 before=$(snapshot); c0=$(calls)
 nbad=0; badfail=0
-for f in "$top"/selftests/unit/data/profiles/bad/*.conf; do
+for f in "$BAD"/*.conf; do
 	code=$(head -1 "$f" | awk '{print $3}')
 	out=$("$RT" --json apply "$f"); rc=$?
 	got=$(printf '%s' "$out" | jfield '[x["code"] for x in d["diagnostics"] if x["severity"]=="error"][0]' 2>/dev/null)
@@ -225,7 +243,7 @@ fault_case "dcb0 ignores APP entries" dcb0 ignore_app Y
 sed 's/^mtu = 4200/mtu = 9600/' "$LL" > "$W/mtu9600.conf"
 fault_case "MTU 9600 refused by dcbsim1 (max 9000), last step" dcbsim1 fail_next_dcbx 0 "$W/mtu9600.conf"
 # from a configured (not fresh) state: what is restored is that state
-SRL=$(testprofile "$top/profiles/soft-roce-lab.conf")
+SRL=$(testprofile "$PROFILES/soft-roce-lab.conf")
 fault_case "from soft-roce-lab state, ETS fails on dcbsim1" dcbsim1 fail_next_ets 5 "$LL" "$SRL"
 fault_case "from soft-roce-lab state, MTU refused last" dcbsim1 fail_next_dcbx 0 "$W/mtu9600.conf" "$SRL"
 
@@ -307,7 +325,7 @@ fi
 
 # ------------------------------------------------------------ concurrency
 mkdevs
-sed 's/^mtu = 4200/mtu = 4400/' "$(testprofile "$top/profiles/lossy-roce-ecn.conf")" > "$W/lossy4400.conf"
+sed 's/^mtu = 4200/mtu = 4400/' "$(testprofile "$PROFILES/lossy-roce-ecn.conf")" > "$W/lossy4400.conf"
 "$RT" apply "$LL" > "$W/a.out" 2>&1 & pa=$!
 "$RT" apply "$W/lossy4400.conf" > "$W/b.out" 2>&1 & pb=$!
 wait $pa; ra=$?; wait $pb; rb=$?
@@ -359,7 +377,7 @@ else
 		tap_skip "$t" "rocetune_dcbsim has no dcbx_mode knob"
 	done
 fi
-out=$("$RT" --json apply "$top/selftests/unit/data/profiles/bad/unknown-key.conf")
+out=$("$RT" --json apply "$BAD/unknown-key.conf")
 printf '%s' "$out" > "$W/bad.json"
 tap_ok "invalid-profile JSON validates" sh -c "python3 '$here/json_check.py' < '$W/bad.json'"
 

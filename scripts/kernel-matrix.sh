@@ -3,9 +3,10 @@
 #
 # The kernel matrix: for each installed kernel (image and headers), build
 # the module W=1 and the tools, run the DKMS test (dkms build/install for
-# that kernel, then modprobe-free load in a guest on it) and the in-guest
-# suites on that kernel, and print one table. Documentation/kernels.rst
-# says what each kernel is expected to pass.
+# that kernel, then depmod and modprobe of the installed module in a guest
+# on it) and the in-guest suites on that kernel, and print one table, the
+# failed programs and the reasons of the skipped test points per kernel.
+# Documentation/kernels.rst says what each kernel is expected to pass.
 #
 #   scripts/kernel-matrix.sh [--kernels "KVER..."] [--suites "PATTERN..."]
 #                            [--full] [--no-dkms] [--no-suites]
@@ -87,6 +88,7 @@ secs() { echo $((${EPOCHREALTIME/./} / 1000000)); }
 
 declare -A r_build r_dkms r_suites r_wall r_times
 status=0
+t_start=$(secs)
 for k in $kernels; do
 	dir=$TOP/build/matrix/$k
 	src=$dir/src
@@ -97,9 +99,9 @@ for k in $kernels; do
 	t0=$(secs)
 
 	# DKMS first, on the pristine copy (dkms.sh packs the tree it is in).
+	# dkms.sh takes the lab lock itself, for its guest only.
 	if ((do_dkms)); then
-		locked bash -c "cd '$src' && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER='$k' selftests/host/dkms.sh" \
-			>"$dir/dkms.tap" 2>&1
+		run env RTUNE_DKMS_LAB_LOCK="$LOCK" selftests/host/dkms.sh >"$dir/dkms.tap" 2>&1
 		rc=$?
 		c=$(tap_counts "$dir/dkms.tap")
 		if ((rc == 0)); then r_dkms[$k]="PASS $c"; else r_dkms[$k]="FAIL $c"; status=1; fi
@@ -141,6 +143,12 @@ for k in $kernels; do
 	echo "kernel-matrix: $k: build ${r_build[$k]}, dkms ${r_dkms[$k]}, suites ${r_suites[$k]} (${r_times[$k]})"
 done
 
+# skips FILE: the distinct reasons of the skipped test points in a
+# run_tests.sh log, nested ones included, with their counts.
+skips() {
+	sed -n 's/^\(# \)*ok [0-9][0-9]* .*# SKIP *//p' "$1" | sort | uniq -c | sort -rn
+}
+
 {
 	echo
 	echo "suites: ${suites:-all (--full)}"
@@ -149,5 +157,15 @@ done
 		printf '%-22s %-12s %-15s %-42s %s\n' "$k" "${r_build[$k]}" "${r_dkms[$k]}" \
 			"${r_suites[$k]}" "${r_wall[$k]}s (${r_times[$k]})"
 	done
+	for k in $kernels; do
+		f=$TOP/build/matrix/$k/suites.tap
+		[[ -f $f ]] || continue
+		grep -h '^# failed programs:' "$TOP/build/matrix/$k/dkms.tap" "$f" 2>/dev/null |
+			sed "s/^# /$k: /"
+		grep -hE '^not ok [0-9]+' "$TOP/build/matrix/$k/dkms.tap" 2>/dev/null |
+			sed "s/^/$k: dkms: /"
+		skips "$f" | sed "s/^ */$k: skipped /"
+	done
+	echo "total wall time: $(($(secs) - t_start))s"
 } | tee "$TOP/build/matrix/summary.txt"
 exit "$status"

@@ -20,9 +20,10 @@
 # Each kernel gets its own copy of the tree, build/matrix/<kver>/src (the
 # working tree's files, tracked and untracked but not ignored), so the
 # checkout stays built for its own kernel. Logs: build/matrix/<kver>/.
-# Lab phases hold the machine-wide lab lock (RTUNE_LAB_LOCK, default
-# /tmp/rocetune-lab.lock; empty: no lock): do not wrap this script in
-# flock yourself. Exit status 0 when every cell passed.
+# The lab phases of a kernel (the DKMS guest, then the suites) run under
+# one hold of the machine-wide lab lock (RTUNE_LAB_LOCK, default
+# /tmp/rocetune-lab.lock; empty: no lock); builds run without it. Do not
+# wrap this script in flock yourself. Exit status 0 when every cell passed.
 
 set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,14 +52,6 @@ if [[ -z $kernels ]]; then
 	kernels=$(scripts/kernel.sh --list | awk '/ headers, image/ { print $1 }')
 fi
 [[ -n $kernels ]] || { echo "kernel-matrix: no kernel with headers and image" >&2; exit 2; }
-
-locked() {
-	if [[ -n $LOCK ]]; then
-		flock "$LOCK" "$@"
-	else
-		"$@"
-	fi
-}
 
 # The tree's files as a release would have them, plus untracked work.
 copy_tree() {
@@ -98,18 +91,6 @@ for k in $kernels; do
 	run() { (cd "$src" && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER="$k" "$@"); }
 	t0=$(secs)
 
-	# DKMS first, on the pristine copy (dkms.sh packs the tree it is in).
-	# dkms.sh takes the lab lock itself, for its guest only.
-	if ((do_dkms)); then
-		run env RTUNE_DKMS_LAB_LOCK="$LOCK" selftests/host/dkms.sh >"$dir/dkms.tap" 2>&1
-		rc=$?
-		c=$(tap_counts "$dir/dkms.tap")
-		if ((rc == 0)); then r_dkms[$k]="PASS $c"; else r_dkms[$k]="FAIL $c"; status=1; fi
-	else
-		r_dkms[$k]=-
-	fi
-	t1=$(secs)
-
 	run make all SANITIZE=1 >"$dir/build.log" 2>&1 &&
 		run make -C selftests/unit all >>"$dir/build.log" 2>&1
 	rc=$?
@@ -122,12 +103,32 @@ for k in $kernels; do
 		status=1
 		grep -m 3 'error' "$dir/build.log" | sed "s/^/kernel-matrix: $k: /"
 	fi
+	t1=$(secs)
+
+	# The lab lock is taken once per kernel: by dkms.sh when its guest is
+	# about to boot (on this script's descriptor, so it stays held after
+	# dkms.sh exits), else just before the suites; it is let go after
+	# them. DKMS runs on a pristine copy of its own (dkms.sh packs the
+	# tree it is in).
+	lockfd=
+	[[ -n $LOCK ]] && exec {lockfd}>>"$LOCK"
+	if ((do_dkms)); then
+		copy_tree "$dir/src-dkms"
+		(cd "$dir/src-dkms" && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER="$k" \
+			RTUNE_DKMS_LAB_LOCK_FD="$lockfd" selftests/host/dkms.sh) >"$dir/dkms.tap" 2>&1
+		drc=$?
+		rm -rf "$dir/src-dkms"
+		c=$(tap_counts "$dir/dkms.tap")
+		if ((drc == 0)); then r_dkms[$k]="PASS $c"; else r_dkms[$k]="FAIL $c"; status=1; fi
+	else
+		r_dkms[$k]=-
+	fi
 	t2=$(secs)
 
 	if ((do_suites)) && ((rc == 0)); then
+		[[ -n $lockfd ]] && flock "$lockfd"
 		# shellcheck disable=SC2086
-		locked bash -c "cd '$src' && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER='$k' selftests/run_tests.sh $suites" \
-			>"$dir/suites.tap" 2>&1
+		run selftests/run_tests.sh $suites >"$dir/suites.tap" 2>&1
 		src_rc=$?
 		line=$(grep -E '^rocetune: [0-9]+ passed' "$dir/suites.tap" | tail -n 1)
 		line=${line#rocetune: }
@@ -137,9 +138,10 @@ for k in $kernels; do
 	else
 		r_suites[$k]=-
 	fi
+	[[ -n $lockfd ]] && exec {lockfd}>&-
 	t3=$(secs)
 	r_wall[$k]=$((t3 - t0))
-	r_times[$k]="dkms $((t1 - t0))s, build $((t2 - t1))s, suites $((t3 - t2))s"
+	r_times[$k]="build $((t1 - t0))s, dkms $((t2 - t1))s, suites $((t3 - t2))s"
 	echo "kernel-matrix: $k: build ${r_build[$k]}, dkms ${r_dkms[$k]}, suites ${r_suites[$k]} (${r_times[$k]})"
 done
 

@@ -33,8 +33,11 @@ conf_ver=$(. "$TOP/dkms.conf" && echo "$PACKAGE_VERSION")
 tap_eq "dkms.conf PACKAGE_VERSION matches VERSION" "$VER" "$conf_ver"
 
 # The source as a release would ship it: tracked files only, no build output.
-(cd "$TOP" && git ls-files -z 2>/dev/null | xargs -0 tar -cf -) | tar -xf - -C "$SRC"
-[ -f "$SRC/dkms.conf" ] || cp -a "$TOP/." "$SRC"	# not a git checkout
+if git -C "$TOP" ls-files --error-unmatch dkms.conf >/dev/null 2>&1; then
+	(cd "$TOP" && git ls-files -z | xargs -0 tar -cf -) | tar -xf - -C "$SRC"
+else
+	cp -a "$TOP/." "$SRC"	# not a git checkout (make matrix's copies)
+fi
 tap_ok "dkms add" dkms add -m rocetune -v "$VER" "${O[@]}"
 tap_ok "dkms build -k $K" dkms build -m rocetune -v "$VER" -k "$K" "${O[@]}"
 tap_ok "dkms install -k $K" dkms install -m rocetune -v "$VER" -k "$K" "${O[@]}"
@@ -66,11 +69,13 @@ tap_ok "its configfs subsystem appears" test -d /sys/kernel/config/rocetune
 tap_done
 GUEST
 	chmod +x "$T/guest.sh"
-	# The caller holds the lab lock, or (make matrix) names it for the
-	# guest alone: the DKMS build before needs none.
-	lock=()
-	[ -n "${RTUNE_DKMS_LAB_LOCK:-}" ] && lock=(flock "$RTUNE_DKMS_LAB_LOCK")
-	LAB_KVER=$K "${lock[@]}" "$TOP/selftests/lab/lab-run" --hosts 1 --timeout 300 \
+	# The caller holds the lab lock, or (make matrix) passes it open as
+	# RTUNE_DKMS_LAB_LOCK_FD, to be taken now that the DKMS build, which
+	# needs no lab, is over; it stays the caller's when this script exits.
+	if [ -n "${RTUNE_DKMS_LAB_LOCK_FD:-}" ]; then
+		flock "$RTUNE_DKMS_LAB_LOCK_FD"
+	fi
+	LAB_KVER=$K "$TOP/selftests/lab/lab-run" --hosts 1 --timeout 300 \
 		--out "$T/lab" --script 1="$T/guest.sh" >"$T/lab.log" 2>&1
 	rc=$?
 	sed 's/^/#   /' "$T/lab/share/host1/out.tap" 2>/dev/null

@@ -39,27 +39,29 @@ static inline void rtune_compat_netdev_set_netns_local(struct net_device *dev)
  * A reference on another net_device, tracked where the kernel tracks them
  * (netdev_hold(), 6.0); before, a plain dev_hold() and no tracker.
  */
+struct rtune_compat_netdev_tracker {
 #if RTUNE_HAVE_NETDEV_HOLD
-typedef netdevice_tracker rtune_compat_netdev_tracker;
-#else
-typedef struct {} rtune_compat_netdev_tracker;
+	netdevice_tracker tracker;
 #endif
+};
 
-static inline void rtune_compat_netdev_hold(struct net_device *dev,
-					    rtune_compat_netdev_tracker *tracker)
+static inline void
+rtune_compat_netdev_hold(struct net_device *dev,
+			 struct rtune_compat_netdev_tracker *tracker)
 {
 #if RTUNE_HAVE_NETDEV_HOLD
-	netdev_hold(dev, tracker, GFP_KERNEL);
+	netdev_hold(dev, &tracker->tracker, GFP_KERNEL);
 #else
 	dev_hold(dev);
 #endif
 }
 
-static inline void rtune_compat_netdev_put(struct net_device *dev,
-					   rtune_compat_netdev_tracker *tracker)
+static inline void
+rtune_compat_netdev_put(struct net_device *dev,
+			struct rtune_compat_netdev_tracker *tracker)
 {
 #if RTUNE_HAVE_NETDEV_HOLD
-	netdev_put(dev, tracker);
+	netdev_put(dev, &tracker->tracker);
 #else
 	dev_put(dev);
 #endif

@@ -97,7 +97,7 @@ struct dcbsim_priv {
 	 * unlinked (device already closed, so no transmit can race).
 	 */
 	struct net_device *lower;
-	rtune_compat_netdev_tracker lower_tracker;
+	struct rtune_compat_netdev_tracker lower_tracker;
 	struct dcbsim_dcb dcb;
 	struct dcbsim_fault fault;
 };

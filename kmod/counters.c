@@ -10,30 +10,19 @@
 
 #include "rocetune.h"
 #include "core/counter_names.h"
+#include "compat/rdma.h"
 
 int rtune_counters_init(struct rtune_dev *dev, struct rtune_port *port)
 {
-	struct ib_device *ibdev = dev->ibdev;
-	struct rdma_hw_stats *stats;
-
-	if (!ibdev->ops.alloc_hw_port_stats || !ibdev->ops.get_hw_stats)
-		return 0;
-	stats = ibdev->ops.alloc_hw_port_stats(ibdev, port->num);
-	if (!stats)
-		return 0;	/* the driver has no counters on this port */
-	port->hw_stats = stats;
+	/* NULL: the driver has no counters on this port */
+	port->hw_stats = rtune_compat_alloc_port_stats(dev->ibdev, port->num);
 	return 0;
 }
 
 void rtune_counters_fini(struct rtune_port *port)
 {
-	rdma_free_hw_stats_struct(port->hw_stats);
+	rtune_compat_free_hw_stats(port->hw_stats);
 	port->hw_stats = NULL;
-}
-
-static bool rtune_counter_enabled(const struct rdma_hw_stats *stats, int i)
-{
-	return !stats->is_disabled || !test_bit(i, stats->is_disabled);
 }
 
 ssize_t rtune_counters_show(struct rtune_dev *dev, struct rtune_port *port,
@@ -58,9 +47,9 @@ ssize_t rtune_counters_show(struct rtune_dev *dev, struct rtune_port *port,
 	for (i = 0; i < stats->num_counters; i++) {
 		int id;
 
-		if (!rtune_counter_enabled(stats, i))
+		if (!rtune_compat_hw_stat_enabled(stats, i))
 			continue;
-		id = rtune_counter_alias(stats->descs[i].name);
+		id = rtune_counter_alias(rtune_compat_hw_stat_name(stats, i));
 		if (id >= 0) {
 			neutral[id] += stats->value[i];
 			seen[id] = true;
@@ -71,9 +60,9 @@ ssize_t rtune_counters_show(struct rtune_dev *dev, struct rtune_port *port,
 			n += sysfs_emit_at(page, n, "%s %llu\n",
 					   rtune_counter_names[i], neutral[i]);
 	for (i = 0; i < stats->num_counters; i++)
-		if (rtune_counter_enabled(stats, i))
+		if (rtune_compat_hw_stat_enabled(stats, i))
 			n += sysfs_emit_at(page, n, "%s %llu\n",
-					   stats->descs[i].name,
+					   rtune_compat_hw_stat_name(stats, i),
 					   stats->value[i]);
 	mutex_unlock(&stats->lock);
 	return n;

@@ -12,30 +12,33 @@
 #include "rocetune.h"
 #include "datapath.h"
 #include "objects.h"
+#include "compat/rdma.h"
 
+/* Ids every supported kernel has; compat/rdma.h names the others. */
 static const char *const rtune_driver_names[] = {
 	[RDMA_DRIVER_MLX5] = "mlx5",
 	[RDMA_DRIVER_MLX4] = "mlx4",
 	[RDMA_DRIVER_CXGB4] = "cxgb4",
 	[RDMA_DRIVER_BNXT_RE] = "bnxt_re",
 	[RDMA_DRIVER_OCRDMA] = "ocrdma",
-	[RDMA_DRIVER_IRDMA] = "irdma",
 	[RDMA_DRIVER_VMW_PVRDMA] = "vmw_pvrdma",
 	[RDMA_DRIVER_QEDR] = "qedr",
 	[RDMA_DRIVER_HNS] = "hns",
 	[RDMA_DRIVER_RXE] = "rxe",
 	[RDMA_DRIVER_EFA] = "efa",
 	[RDMA_DRIVER_SIW] = "siw",
-	[RDMA_DRIVER_ERDMA] = "erdma",
 };
 
 static const char *rtune_driver_name(const struct ib_device *ibdev)
 {
 	u32 id = ibdev->ops.driver_id;
+	const char *name = NULL;
 
-	if (id < ARRAY_SIZE(rtune_driver_names) && rtune_driver_names[id])
-		return rtune_driver_names[id];
-	return "unknown";
+	if (id < ARRAY_SIZE(rtune_driver_names))
+		name = rtune_driver_names[id];
+	if (!name)
+		name = rtune_compat_rdma_driver_name(id);
+	return name ?: "unknown";
 }
 
 static void rtune_dev_release(struct kref *ref)

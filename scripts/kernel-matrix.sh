@@ -3,9 +3,10 @@
 #
 # The kernel matrix: for each installed kernel (image and headers), build
 # the module W=1 and the tools, run the DKMS test (dkms build/install for
-# that kernel, then modprobe-free load in a guest on it) and the in-guest
-# suites on that kernel, and print one table. Documentation/kernels.rst
-# says what each kernel is expected to pass.
+# that kernel, then depmod and modprobe of the installed module in a guest
+# on it) and the in-guest suites on that kernel, and print one table, the
+# failed programs and the reasons of the skipped test points per kernel.
+# Documentation/kernels.rst says what each kernel is expected to pass.
 #
 #   scripts/kernel-matrix.sh [--kernels "KVER..."] [--suites "PATTERN..."]
 #                            [--full] [--no-dkms] [--no-suites]
@@ -19,9 +20,10 @@
 # Each kernel gets its own copy of the tree, build/matrix/<kver>/src (the
 # working tree's files, tracked and untracked but not ignored), so the
 # checkout stays built for its own kernel. Logs: build/matrix/<kver>/.
-# Lab phases hold the machine-wide lab lock (RTUNE_LAB_LOCK, default
-# /tmp/rocetune-lab.lock; empty: no lock): do not wrap this script in
-# flock yourself. Exit status 0 when every cell passed.
+# The lab phases of a kernel (the DKMS guest, then the suites) run under
+# one hold of the machine-wide lab lock (RTUNE_LAB_LOCK, default
+# /tmp/rocetune-lab.lock; empty: no lock); builds run without it. Do not
+# wrap this script in flock yourself. Exit status 0 when every cell passed.
 
 set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,14 +53,6 @@ if [[ -z $kernels ]]; then
 fi
 [[ -n $kernels ]] || { echo "kernel-matrix: no kernel with headers and image" >&2; exit 2; }
 
-locked() {
-	if [[ -n $LOCK ]]; then
-		flock "$LOCK" "$@"
-	else
-		"$@"
-	fi
-}
-
 # The tree's files as a release would have them, plus untracked work.
 copy_tree() {
 	local dst=$1
@@ -87,6 +81,7 @@ secs() { echo $((${EPOCHREALTIME/./} / 1000000)); }
 
 declare -A r_build r_dkms r_suites r_wall r_times
 status=0
+t_start=$(secs)
 for k in $kernels; do
 	dir=$TOP/build/matrix/$k
 	src=$dir/src
@@ -95,18 +90,6 @@ for k in $kernels; do
 	copy_tree "$src"
 	run() { (cd "$src" && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER="$k" "$@"); }
 	t0=$(secs)
-
-	# DKMS first, on the pristine copy (dkms.sh packs the tree it is in).
-	if ((do_dkms)); then
-		locked bash -c "cd '$src' && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER='$k' selftests/host/dkms.sh" \
-			>"$dir/dkms.tap" 2>&1
-		rc=$?
-		c=$(tap_counts "$dir/dkms.tap")
-		if ((rc == 0)); then r_dkms[$k]="PASS $c"; else r_dkms[$k]="FAIL $c"; status=1; fi
-	else
-		r_dkms[$k]=-
-	fi
-	t1=$(secs)
 
 	run make all SANITIZE=1 >"$dir/build.log" 2>&1 &&
 		run make -C selftests/unit all >>"$dir/build.log" 2>&1
@@ -120,12 +103,32 @@ for k in $kernels; do
 		status=1
 		grep -m 3 'error' "$dir/build.log" | sed "s/^/kernel-matrix: $k: /"
 	fi
+	t1=$(secs)
+
+	# The lab lock is taken once per kernel: by dkms.sh when its guest is
+	# about to boot (on this script's descriptor, so it stays held after
+	# dkms.sh exits), else just before the suites; it is let go after
+	# them. DKMS runs on a pristine copy of its own (dkms.sh packs the
+	# tree it is in).
+	lockfd=
+	[[ -n $LOCK ]] && exec {lockfd}>>"$LOCK"
+	if ((do_dkms)); then
+		copy_tree "$dir/src-dkms"
+		(cd "$dir/src-dkms" && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER="$k" \
+			RTUNE_DKMS_LAB_LOCK_FD="$lockfd" selftests/host/dkms.sh) >"$dir/dkms.tap" 2>&1
+		drc=$?
+		rm -rf "$dir/src-dkms"
+		c=$(tap_counts "$dir/dkms.tap")
+		if ((drc == 0)); then r_dkms[$k]="PASS $c"; else r_dkms[$k]="FAIL $c"; status=1; fi
+	else
+		r_dkms[$k]=-
+	fi
 	t2=$(secs)
 
 	if ((do_suites)) && ((rc == 0)); then
+		[[ -n $lockfd ]] && flock "$lockfd"
 		# shellcheck disable=SC2086
-		locked bash -c "cd '$src' && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER='$k' selftests/run_tests.sh $suites" \
-			>"$dir/suites.tap" 2>&1
+		run selftests/run_tests.sh $suites >"$dir/suites.tap" 2>&1
 		src_rc=$?
 		line=$(grep -E '^rocetune: [0-9]+ passed' "$dir/suites.tap" | tail -n 1)
 		line=${line#rocetune: }
@@ -135,11 +138,18 @@ for k in $kernels; do
 	else
 		r_suites[$k]=-
 	fi
+	[[ -n $lockfd ]] && exec {lockfd}>&-
 	t3=$(secs)
 	r_wall[$k]=$((t3 - t0))
-	r_times[$k]="dkms $((t1 - t0))s, build $((t2 - t1))s, suites $((t3 - t2))s"
+	r_times[$k]="build $((t1 - t0))s, dkms $((t2 - t1))s, suites $((t3 - t2))s"
 	echo "kernel-matrix: $k: build ${r_build[$k]}, dkms ${r_dkms[$k]}, suites ${r_suites[$k]} (${r_times[$k]})"
 done
+
+# skips FILE: the distinct reasons of the skipped test points in a
+# run_tests.sh log, nested ones included, with their counts.
+skips() {
+	sed -n 's/^\(# \)*ok [0-9][0-9]* .*# SKIP *//p' "$1" | sort | uniq -c | sort -rn
+}
 
 {
 	echo
@@ -149,5 +159,15 @@ done
 		printf '%-22s %-12s %-15s %-42s %s\n' "$k" "${r_build[$k]}" "${r_dkms[$k]}" \
 			"${r_suites[$k]}" "${r_wall[$k]}s (${r_times[$k]})"
 	done
+	for k in $kernels; do
+		f=$TOP/build/matrix/$k/suites.tap
+		[[ -f $f ]] || continue
+		grep -h '^# failed programs:' "$TOP/build/matrix/$k/dkms.tap" "$f" 2>/dev/null |
+			sed "s/^# /$k: /"
+		grep -hE '^not ok [0-9]+' "$TOP/build/matrix/$k/dkms.tap" 2>/dev/null |
+			sed "s/^/$k: dkms: /"
+		skips "$f" | sed "s/^ */$k: skipped /"
+	done
+	echo "total wall time: $(($(secs) - t_start))s"
 } | tee "$TOP/build/matrix/summary.txt"
 exit "$status"

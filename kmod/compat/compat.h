@@ -47,7 +47,10 @@ rtune_compat_ib_get_netdev(struct ib_device *ibdev, u32 port)
 
 /*
  * Stamp @skb with an earliest departure time, @ns on the monotonic clock,
- * for fq (EDT pacing).
+ * for fq (EDT pacing). Since 5.18 a bit in the skb says which clock
+ * tstamp is on; before it (no skb_set_delivery_time() either) an egress
+ * skb's tstamp always was a monotonic departure time, so the stamp alone
+ * says it all.
  */
 static inline void rtune_compat_skb_set_edt(struct sk_buff *skb, u64 ns)
 {
@@ -56,7 +59,7 @@ static inline void rtune_compat_skb_set_edt(struct sk_buff *skb, u64 ns)
 	skb->mono_delivery_time = 1;
 #elif RTUNE_HAVE_SKB_TSTAMP_TYPE
 	skb->tstamp_type = SKB_CLOCK_MONOTONIC;
-#else
+#elif RTUNE_HAVE_SKB_SET_DELIVERY_TIME
 #error "rocetune: no way to mark skb->tstamp as a monotonic departure time"
 #endif
 }

@@ -6,8 +6,9 @@
 # defining each RTUNE_HAVE_* macro to 1 (found) or 0. Kbuild runs this with
 # the compiler and flags it uses for the modules (see kmod/Kbuild and
 # kmod/dcbsim/Kbuild), so the answers are about that kernel, whatever its
-# version number says, and distribution backports are honoured. Only
-# kmod/compat/compat.h and the one #if in dcbsim look at the answers.
+# version number says, and distribution backports are honoured. Only the
+# wrappers in kmod/compat/ (compat.h, rdma.h, netdev.h) and dcbsim's APP
+# trust ops (which exist or not as a whole) look at the answers.
 #
 #   RTUNE_CC="gcc" RTUNE_CFLAGS="..." RTUNE_SYMVERS=<Module.symvers> sh conftest.sh
 
@@ -80,6 +81,45 @@ have SKB_TSTAMP_TYPE '
 void probe_set(struct sk_buff *skb);
 void probe_set(struct sk_buff *skb) { skb->tstamp_type = SKB_CLOCK_MONOTONIC; }'
 
+# skb_set_delivery_time() came with the clock bit (5.18). A kernel without
+# either is one where an egress skb->tstamp always was a monotonic
+# departure time; one with the function but neither bit probe is a kernel
+# compat.h does not know yet.
+have SKB_SET_DELIVERY_TIME '
+#include <linux/skbuff.h>
+const void *probe_fn = skb_set_delivery_time;'
+
+# rdma_driver_id is uAPI, so a value never changes, but names come and go:
+# RDMA_DRIVER_IRDMA (5.14) is RDMA_DRIVER_I40IW renamed, RDMA_DRIVER_ERDMA
+# is 5.17's. compat/rdma.h.
+have RDMA_DRIVER_IRDMA '
+#include <rdma/ib_verbs.h>
+int probe_id = RDMA_DRIVER_IRDMA;'
+have RDMA_DRIVER_ERDMA '
+#include <rdma/ib_verbs.h>
+int probe_id = RDMA_DRIVER_ERDMA;'
+
+# The hw-stats API (compat/rdma.h): 5.14 split alloc_hw_stats into port and
+# device ops (u32 ports), 5.15 replaced the names array by descriptors,
+# added the is_disabled bitmap (optional counters) and the helper that
+# frees all of it; before that the struct was one kfree().
+have IB_ALLOC_HW_PORT_STATS '
+#include <rdma/ib_verbs.h>
+static struct rdma_hw_stats *alloc(struct ib_device *d, u32 port) { return NULL; }
+const struct ib_device_ops probe_ops = { .alloc_hw_port_stats = alloc };'
+have RDMA_STAT_DESC '
+#include <rdma/ib_verbs.h>
+const char *probe_name(const struct rdma_hw_stats *s);
+const char *probe_name(const struct rdma_hw_stats *s) { return s->descs[0].name; }'
+have RDMA_HW_STATS_IS_DISABLED '
+#include <rdma/ib_verbs.h>
+unsigned long *probe_bits(const struct rdma_hw_stats *s);
+unsigned long *probe_bits(const struct rdma_hw_stats *s) { return s->is_disabled; }'
+have RDMA_FREE_HW_STATS_STRUCT '
+#include <rdma/ib_verbs.h>
+void probe_free(struct rdma_hw_stats *s);
+void probe_free(struct rdma_hw_stats *s) { rdma_free_hw_stats_struct(s); }'
+
 # struct dcbnl_rtnl_ops gained dcbnl_setapptrust/getapptrust in 6.2, and
 # the PCP APP selector came with them (used by rocetune_dcbsim).
 have DCBNL_APPTRUST '
@@ -104,3 +144,29 @@ have NETDEV_NETNS_LOCAL '
 #include <linux/netdevice.h>
 void probe_set(struct net_device *dev);
 void probe_set(struct net_device *dev) { dev->netns_local = true; }'
+
+# rocetune_dcbsim's net_device helpers, all in compat/netdev.h:
+# reference-tracked netdev_hold()/netdev_put() (6.0; plain dev_hold()
+# before), per-CPU core drop counters dev_core_stats_*_dropped_inc() (5.18;
+# the atomic dev->*_dropped before), the tx side of the per-CPU software
+# stats and the ndo_get_stats64 that sums them (5.11), and copying a lower
+# device's TSO limits (6.0; gso_max_size/segs before).
+have NETDEV_HOLD '
+#include <linux/netdevice.h>
+void probe_hold(struct net_device *d, netdevice_tracker *t);
+void probe_hold(struct net_device *d, netdevice_tracker *t) { netdev_hold(d, t, GFP_KERNEL); }'
+have DEV_CORE_STATS_INC '
+#include <linux/netdevice.h>
+void probe_inc(struct net_device *d);
+void probe_inc(struct net_device *d) { dev_core_stats_tx_dropped_inc(d); }'
+have DEV_SW_NETSTATS_TX_ADD '
+#include <linux/netdevice.h>
+void probe_add(struct net_device *d);
+void probe_add(struct net_device *d) { dev_sw_netstats_tx_add(d, 1, 64); }'
+have DEV_GET_TSTATS64 '
+#include <linux/netdevice.h>
+const struct net_device_ops probe_ops = { .ndo_get_stats64 = dev_get_tstats64 };'
+have NETIF_INHERIT_TSO_MAX '
+#include <linux/netdevice.h>
+void probe_inherit(struct net_device *to, const struct net_device *from);
+void probe_inherit(struct net_device *to, const struct net_device *from) { netif_inherit_tso_max(to, from); }'

@@ -22,6 +22,7 @@
  * to 0 or 1, for "#if" and plain C conditions alike.
  */
 #include "compat_generated.h"
+#include "../compat/netdev.h"
 
 #define DCBSIM_LINK_KIND	"dcbsim"
 
@@ -96,7 +97,7 @@ struct dcbsim_priv {
 	 * unlinked (device already closed, so no transmit can race).
 	 */
 	struct net_device *lower;
-	netdevice_tracker lower_tracker;
+	struct rtune_compat_netdev_tracker lower_tracker;
 	struct dcbsim_dcb dcb;
 	struct dcbsim_fault fault;
 };

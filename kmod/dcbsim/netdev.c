@@ -25,7 +25,6 @@
 #include <net/rtnetlink.h>
 
 #include "dcbsim.h"
-#include "../compat/netdev.h"
 
 #define DCBSIM_MAX_MTU	9000
 
@@ -45,7 +44,7 @@ static netdev_tx_t dcbsim_xmit(struct sk_buff *skb, struct net_device *dev)
 	int ret;
 
 	if (!lower) {
-		dev_sw_netstats_tx_add(dev, 1, len);
+		rtune_compat_sw_netstats_tx_add(dev, 1, len);
 		consume_skb(skb);
 		return NETDEV_TX_OK;
 	}
@@ -53,9 +52,9 @@ static netdev_tx_t dcbsim_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb->dev = lower;
 	ret = dev_queue_xmit(skb);
 	if (likely(ret == NET_XMIT_SUCCESS || ret == NET_XMIT_CN))
-		dev_sw_netstats_tx_add(dev, 1, len);
+		rtune_compat_sw_netstats_tx_add(dev, 1, len);
 	else
-		dev_core_stats_tx_dropped_inc(dev);
+		rtune_compat_tx_dropped_inc(dev);
 	return NETDEV_TX_OK;
 }
 
@@ -74,7 +73,7 @@ static rx_handler_result_t dcbsim_handle_frame(struct sk_buff **pskb)
 
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (unlikely(!skb)) {
-		dev_core_stats_rx_dropped_inc(dev);
+		rtune_compat_rx_dropped_inc(dev);
 		return RX_HANDLER_CONSUMED;
 	}
 
@@ -134,7 +133,7 @@ static int dcbsim_link_lower(struct dcbsim_priv *priv,
 	if (err)
 		goto err_rx_handler;
 
-	netdev_hold(lower, &priv->lower_tracker, GFP_KERNEL);
+	rtune_compat_netdev_hold(lower, &priv->lower_tracker);
 	WRITE_ONCE(priv->lower, lower);
 	netif_stacked_transfer_operstate(lower, dev);
 	return 0;
@@ -155,7 +154,7 @@ static void dcbsim_unlink_lower(struct dcbsim_priv *priv)
 	netdev_upper_dev_unlink(lower, priv->dev);
 	netdev_rx_handler_unregister(lower);	/* waits for the handler */
 	WRITE_ONCE(priv->lower, NULL);
-	netdev_put(lower, &priv->lower_tracker);
+	rtune_compat_netdev_put(lower, &priv->lower_tracker);
 }
 
 /* net_device_ops */
@@ -281,7 +280,7 @@ static const struct net_device_ops dcbsim_netdev_ops = {
 	.ndo_set_rx_mode	= dcbsim_set_rx_mode,
 	.ndo_set_mac_address	= dcbsim_set_mac_address,
 	.ndo_validate_addr	= eth_validate_addr,
-	.ndo_get_stats64	= dev_get_tstats64,
+	.ndo_get_stats64	= rtune_compat_get_tstats64,
 	.ndo_get_iflink		= dcbsim_get_iflink,
 };
 
@@ -363,7 +362,7 @@ static int dcbsim_newlink(struct net *src_net, struct net_device *dev,
 			dev->mtu = lower->mtu;
 		/* 0 is "no limit" for the lower (dummy does that) */
 		dev->max_mtu = lower->max_mtu ?: ETH_MAX_MTU;
-		netif_inherit_tso_max(dev, lower);
+		rtune_compat_inherit_tso_max(dev, lower);
 	} else {
 		if (!tb[IFLA_ADDRESS])
 			eth_hw_addr_random(dev);

@@ -91,7 +91,9 @@ dbgdir() { echo "$DBG/$(cat /sys/class/net/"$1"/ifindex)"; }
 # Driver calls that reached dcbsim on both devices (any kind).
 calls() { cat "$DBG"/*/calls_* 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
 
-# Everything an apply may change, read with iproute2 and configfs only.
+# Everything an apply may change, read with iproute2 and configfs only;
+# the APP trust table (6.2+), which iproute2 6.1 cannot show, with the
+# dcbsim tests' own dcbnl reader.
 snapshot() {
 	local d
 	for d in dcb0 dcbsim1; do
@@ -99,6 +101,10 @@ snapshot() {
 		dcb -j pfc show dev $d
 		dcb -j ets show dev $d
 		dcb -j app show dev $d
+		if grep -qsx apptrust "$DBG/features"; then
+			echo "apptrust $(python3 "$top/selftests/dcbsim/dcbnl.py" show $d |
+				jfield 'd.get("apptrust", [])')"
+		fi
 	done
 	mkdir -p /sys/kernel/config/rdma_cm/rxe0
 	cat /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_mode \

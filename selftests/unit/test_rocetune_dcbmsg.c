@@ -35,6 +35,41 @@ static void test_encode(void)
 	nlmsg_free(m);
 }
 
+/*
+ * The APP trust table: one u8 selector per entry, PCP as DCB_ATTR_DCB_APP,
+ * the others as DCB_ATTR_IEEE_APP; an empty list is an empty table, not a
+ * message without one (the kernel refuses an IEEE_SET with no IEEE nest).
+ */
+static void test_encode_trust(void)
+{
+	const uint8_t sel[2] = { IEEE_8021QAZ_APP_SEL_DSCP, RTUNE_DCB_APP_SEL_PCP };
+	struct nl_msg *m = dcb_msg_trust("dcb0", sel, 2);
+	struct nlattr *nest, *tab, *a;
+	int rem, n = 0, ok = 1;
+
+	nest = m ? nlmsg_find_attr(nlmsg_hdr(m), sizeof(struct dcbmsg), DCB_ATTR_IEEE) : NULL;
+	tab = nest ? nla_find(nla_data(nest), nla_len(nest), RTUNE_DCB_ATTR_DCB_APP_TRUST_TABLE) : NULL;
+	if (tab) {
+		nla_for_each_nested(a, tab, rem) {
+			if (n < 2 && nla_len(a) == 1 && *(uint8_t *)nla_data(a) == sel[n])
+				ok &= nla_type(a) == (n ? RTUNE_DCB_ATTR_DCB_APP : DCB_ATTR_IEEE_APP);
+			else
+				ok = 0;
+			n++;
+		}
+	}
+	tap_check(tab && ok && n == 2,
+		  "trust [dscp pcp]: u8 DCB_ATTR_IEEE_APP then u8 DCB_ATTR_DCB_APP in the trust table");
+	nlmsg_free(m);
+
+	m = dcb_msg_trust("dcb0", sel, 0);
+	nest = m ? nlmsg_find_attr(nlmsg_hdr(m), sizeof(struct dcbmsg), DCB_ATTR_IEEE) : NULL;
+	tab = nest ? nla_find(nla_data(nest), nla_len(nest), RTUNE_DCB_ATTR_DCB_APP_TRUST_TABLE) : NULL;
+	tap_check(tab && nla_len(tab) == 0 && nla_len(nest) == NLA_HDRLEN,
+		  "trust []: an empty trust table inside DCB_ATTR_IEEE, not a bare message");
+	nlmsg_free(m);
+}
+
 /* Build a GETDCB reply by hand: IFNAME, IEEE{...}, DCBX. */
 static size_t reply(unsigned char *buf, int pfc_len, int app_len, int lie)
 {
@@ -118,6 +153,7 @@ static void test_parse(void)
 int main(void)
 {
 	test_encode();
+	test_encode_trust();
 	test_parse();
 	return tap_done();
 }

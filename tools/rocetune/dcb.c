@@ -233,14 +233,20 @@ nomem:
 	return -ENOMEM;
 }
 
-int dcb_set_trust(struct nl_sock *sk, const char *ifname, const uint8_t *sel, int n)
+/*
+ * An empty trust table is a request too: "trust nothing" is how a rollback
+ * restores a device that had no trust list. libnl's nla_nest_end() drops
+ * an empty nest, and with it the whole DCB_ATTR_IEEE, which the kernel
+ * refuses (EINVAL): both nests are closed keeping them, even empty.
+ */
+struct nl_msg *dcb_msg_trust(const char *ifname, const uint8_t *sel, int n)
 {
 	struct nl_msg *msg = dcb_msg_ieee(RTM_SETDCB, DCB_CMD_IEEE_SET, ifname);
 	struct nlattr *nest, *tab;
 	int i;
 
 	if (!msg)
-		return -ENOMEM;
+		return NULL;
 	nest = nla_nest_start(msg, DCB_ATTR_IEEE);
 	tab = nest ? nla_nest_start(msg, RTUNE_DCB_ATTR_DCB_APP_TRUST_TABLE) : NULL;
 	if (!tab)
@@ -249,10 +255,19 @@ int dcb_set_trust(struct nl_sock *sk, const char *ifname, const uint8_t *sel, in
 		if (nla_put_u8(msg, sel[i] == RTUNE_DCB_APP_SEL_PCP ? RTUNE_DCB_ATTR_DCB_APP :
 			       DCB_ATTR_IEEE_APP, sel[i]) < 0)
 			goto nomem;
-	nla_nest_end(msg, tab);
-	nla_nest_end(msg, nest);
-	return send_set(sk, msg);
+	if (nla_nest_end_keep_empty(msg, tab) < 0 || nla_nest_end_keep_empty(msg, nest) < 0)
+		goto nomem;
+	return msg;
 nomem:
 	nlmsg_free(msg);
-	return -ENOMEM;
+	return NULL;
+}
+
+int dcb_set_trust(struct nl_sock *sk, const char *ifname, const uint8_t *sel, int n)
+{
+	struct nl_msg *msg = dcb_msg_trust(ifname, sel, n);
+
+	if (!msg)
+		return -ENOMEM;
+	return send_set(sk, msg);
 }

@@ -19,6 +19,8 @@ int dcb_set_trust(struct nl_sock *sk, const char *ifname, const uint8_t *sel, in
 
 /* Encoders, exposed for unit tests of the wire format. */
 struct nl_msg *dcb_msg_ieee(int type, int cmd, const char *ifname);
+/* IEEE_SET of the APP trust table @sel[0..n-1]; n == 0 sends an empty table. */
+struct nl_msg *dcb_msg_trust(const char *ifname, const uint8_t *sel, int n);
 /* Parse an IEEE_GET reply into a struct rtune_dcb (@arg); -EPROTO if malformed. */
 int dcb_parse_get(struct nlmsghdr *h, void *arg);
 

@@ -22,7 +22,7 @@
 #   rate_cap_kbps=10000 through qp_ctl sends within 10 % of 10 Mbit/s
 #   (measured on the wire, IP level); forged CNPs (unknown QPN, and the live
 #   QP from a wrong source address, both with a correct ICRC) are rejected
-#   and change no rate.
+#   and change no rate. Its traffic runs until host2 has measured.
 #
 # Run on the host:   selftests/dcqcn/ecn-bottleneck.sh [lab-run options]
 # Environment: DCQCN_SECS (traffic per phase, default 12); for
@@ -339,8 +339,15 @@ else
 	) &
 	helper=$!
 fi
-run_phase pacing -q 1 -D $((SECS * 2 + 6))
+# The QP must outlive host2's helper (forgery, then the 5 s rate window),
+# whose length is the guests' CPU's: with a fixed -D 30 it ended inside
+# the window in loaded runs. So the transfer is long (-D 60) and host2
+# stops it once the helper is done; one that had already ended is
+# reported (the rate point then fails on its own).
+lab_perf_start --port "$PORT" --timeout $((SECS * 5 + 90)) --grace 0 \
+	pacing -- "${perf[@]}" -q 1 -D $((SECS * 5))
 wait "$helper"
+lab_perf_stop pacing || tap_diag "pacing: perftest did not run until host2 had measured"
 
 if ((LAB_HOST == 2)); then
 	read -r qpn mbps secs <"$LAB_HOST_DIR/pace.sample"

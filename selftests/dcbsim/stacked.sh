@@ -32,7 +32,7 @@ PEER=$LAB_PEER_eth0
 SIZE=4096
 ITERS=1000
 PORT=18515
-LOG=$LAB_HOST_DIR/ib_write_bw.log
+LOG=$LAB_HOST_DIR/perf.log
 
 cleanup() {
 	rdma link delete $IB 2>/dev/null
@@ -64,22 +64,22 @@ tap_ok "RoCE v2 GID for $ADDR on $IB" test -n "$gid"
 
 lab_barrier rxe-up 180 || tap_bail "peer never got rxe0 up"
 
-perf=(ib_write_bw -d "$IB" -x "$gid" -s "$SIZE" -n "$ITERS" -F -p "$PORT")
+# Server on host 1, client on host 2 (lab_perf_*, log in $LOG); each host
+# checks its own perftest's exit status.
+started=0
+lab_perf_start --port "$PORT" --timeout 240 perf -- \
+	ib_write_bw -d "$IB" -x "$gid" -s "$SIZE" -n "$ITERS" -F && started=1
 if [ "$LAB_HOST" -eq 1 ]; then
-	timeout 240 "${perf[@]}" >"$LOG" 2>&1 &
-	srv=$!
-	tap_ok "ib_write_bw server listening" \
-		wait_for bash -c "[ -n \"\$(ss -Hltn 'sport = :$PORT')\" ]"
-	lab_put server-ready 1
-	rc=0
-	wait $srv || rc=$?
-	sed 's/^/# /' "$LOG"
+	tap_eq "ib_write_bw server listening" 1 "$started"
+else
+	tap_eq "ib_write_bw server is ready" 1 "$started"
+fi
+lab_perf_wait perf
+rc=$(lab_perf_exit perf)
+sed 's/^/# /' "$LOG"
+if [ "$LAB_HOST" -eq 1 ]; then
 	tap_eq "ib_write_bw server exit status" 0 "$rc"
 else
-	tap_ok "ib_write_bw server is ready" lab_get 1 server-ready 180
-	rc=0
-	timeout 240 "${perf[@]}" "$PEER" >"$LOG" 2>&1 || rc=$?
-	sed 's/^/# /' "$LOG"
 	tap_eq "ib_write_bw client exit status" 0 "$rc"
 fi
 

@@ -43,27 +43,12 @@ tap_pass "rocetune loaded"
 lab_barrier up 120 || tap_bail "peer not up"
 
 # -t 4: perftest sizes its CQ as tx depth x QPs; rxe allows 32767 CQEs.
-perf=(ib_write_bw -d rxe0 -x "$gid" -s 64 -t 4 -q "$N" -D 60 -p "$PORT" -u 18)
+# The traffic runs in the background (lab_perf_start) until both hosts
+# have read; a client creates its N QPs before it connects (--connect).
 t0=$SECONDS
-if ((LAB_HOST == 1)); then
-	timeout 400 "${perf[@]}" >"$LAB_HOST_DIR/perf.log" 2>&1 &
-	pid=$!
-	for _ in $(seq 600); do
-		[[ -n $(ss -Hltn "sport = :$PORT") ]] && break
-		sleep 0.2
-	done
-	lab_put ready 1
-else
-	lab_get 1 ready 300 >/dev/null
-	for _ in $(seq 10); do
-		sleep 1
-		timeout 400 "${perf[@]}" "$LAB_PEER_eth0" >"$LAB_HOST_DIR/perf.log" 2>&1 &
-		pid=$!
-		sleep 3
-		grep -q "Couldn't connect" "$LAB_HOST_DIR/perf.log" || break
-		wait $pid
-	done
-fi
+lab_perf_start --port "$PORT" --timeout 400 --connect 300 --grace 0 perf -- \
+	ib_write_bw -d rxe0 -x "$gid" -s 64 -t 4 -q "$N" -D 60 -u 18 ||
+	tap_diag "perftest did not start (see perf.log)"
 
 # Wait until rxe has all N RC QPs and rocetune has seen them all live.
 rc_qpns() { rdma res show qp link rxe0/1 2>/dev/null | awk '{for (i=1;i<NF;i++) if ($i=="lqpn") q=$(i+1); if (/type RC/) print q}' | sort; }
@@ -71,7 +56,7 @@ live() { awk 'NR>1 && $3=="live"' "$P/qp_stats" | wc -l; }
 all_live() { (( $(rc_qpns | wc -l) >= N && $(live) >= N )); }
 for _ in $(seq 900); do
 	all_live && break
-	kill -0 $pid 2>/dev/null || break
+	lab_perf_alive perf || break
 	sleep 0.2
 done
 tap_diag "after $((SECONDS - t0)) s: rxe RC QPs $(rc_qpns | wc -l), rocetune live $(live), dp: $(tr '\n' ' ' <"$P/dp_counters")"
@@ -103,8 +88,7 @@ printf '%s' "$q" >"$P/qp_watch"
 tap_eq "qp_watch of the last QP ($q) says live" live "$(awk '$1=="state" {print $2}' "$P/qp_watch")"
 
 lab_barrier read-done 300 || tap_diag "peer did not finish reading"
-kill $pid 2>/dev/null
-wait $pid 2>/dev/null
+lab_perf_stop perf
 rdma link delete rxe0
 tap_ok "objects back to zero after device deletion" rtune_objects_zero
 tap_ok "rmmod rocetune" rtune_unload

@@ -9,7 +9,9 @@
 # listens, a client that fails, prints no result or hangs must all be an
 # error on both hosts, never a success with no figure; a good run, a
 # tolerated hang in the closing handshake, a hung server and a stopped
-# client must succeed, each within its limits.
+# client must succeed, each within its limits. lab_perf_alive and
+# lab_perf_exit report each host's own perftest, a server that had to be
+# killed included.
 
 # shellcheck disable=SC2030,SC2031,SC2317 # subshells are the guests
 set -uo pipefail
@@ -88,18 +90,31 @@ as() {
 	) 2>"$T/err.$h" &
 }
 
+# runexit OPTS... NAME -- CMD...: lab_perf_run, then this host's own
+# perftest exit status to $T/exit.HOST.
+runexit() {
+	local name rc a
+	for a; do [[ $a == -- ]] && break; name=$a; done
+	lab_perf_run "$@"
+	rc=$?
+	lab_perf_exit "$name" >"$T/exit.$LAB_HOST"
+	return "$rc"
+}
+
 # both NAME OPTS...: lab_perf_run on both hosts, wait for them; sets rc1,
-# rc2 and secs (wall time).
+# rc2, ex1, ex2 (each host's lab_perf_exit) and secs (wall time).
 both() {
 	local name=$1 port t0=$SECONDS
 	shift
 	port=$(free_port)
-	rm -f "$T/rc.1" "$T/rc.2"
-	as 1 lab_perf_run --port "$port" "$@" "$name" -- "$T/fakeperf" -s 65536
-	as 2 lab_perf_run --port "$port" "$@" "$name" -- "$T/fakeperf" -s 65536
+	rm -f "$T/rc.1" "$T/rc.2" "$T/exit.1" "$T/exit.2"
+	as 1 runexit --port "$port" "$@" "$name" -- "$T/fakeperf" -s 65536
+	as 2 runexit --port "$port" "$@" "$name" -- "$T/fakeperf" -s 65536
 	wait
 	rc1=$(cat "$T/rc.1" 2>/dev/null || echo none)
 	rc2=$(cat "$T/rc.2" 2>/dev/null || echo none)
+	ex1=$(cat "$T/exit.1" 2>/dev/null || echo none)
+	ex2=$(cat "$T/exit.2" 2>/dev/null || echo none)
 	secs=$((SECONDS - t0))
 	tap_diag "$name: host1 rc $rc1, host2 rc $rc2, ${secs}s"
 	sed 's/^/  host1: /' "$T/err.1" | while read -r l; do tap_diag "$l"; done
@@ -108,11 +123,12 @@ both() {
 failed() { [[ $1 =~ ^[0-9]+$ ]] && (($1 != 0)); }
 failed2() { failed "$1" && failed "$2"; }
 
-tap_plan 17
+tap_plan 22
 
 export FAKE_SERVER=ok FAKE_CLIENT=ok
 both good
 tap_eq "a good run succeeds on both hosts" "0 0" "$rc1 $rc2"
+tap_eq "... and each host's own perftest exited 0 (lab_perf_exit)" "0 0" "$ex1 $ex2"
 (
 	export LAB_HOST_DIR=$SHARE/host2
 	. "$TOP/selftests/lib/lab-guest.sh"
@@ -143,6 +159,7 @@ tap_eq "... at once, the client does not wait for it" 1 "$((secs < 15))"
 
 FAKE_CLIENT=fail both clientfail
 tap_ok "a client that exits non-zero fails both hosts" failed2 "$rc1" "$rc2"
+tap_eq "... lab_perf_exit: the server ended by itself, the client with 1" "0 1" "$ex1 $ex2"
 
 FAKE_CLIENT=noresult both noresult
 tap_ok "a client with no result line fails both hosts" failed2 "$rc1" "$rc2"
@@ -156,17 +173,28 @@ tap_eq "... unless the closing handshake is tolerated" "0 0" "$rc1 $rc2"
 FAKE_SERVER=hang both hungserver --grace 1
 tap_eq "a server hung after the client is killed after its grace" "0 0" "$rc1 $rc2"
 tap_eq "... within seconds" 1 "$((secs < 15))"
+tap_ok "... and lab_perf_exit on the server host says it was killed ($ex1)" failed "$ex1"
 
 # lab_perf_stop: the client still runs; stopped, it has done its job.
 port=$(free_port)
 export FAKE_CLIENT=running
 rm -f "$T/rc.1" "$T/rc.2"
-stopper() { lab_perf_start --port "$port" stopped -- "$T/fakeperf" && sleep 1 && lab_perf_stop stopped; }
+stopper() {
+	local a=0 b=0
+	lab_perf_start --port "$port" stopped -- "$T/fakeperf" || return
+	sleep 1
+	lab_perf_alive stopped && a=1
+	lab_perf_stop stopped || return
+	lab_perf_alive stopped && b=1
+	echo "$a $b" >"$T/alive.$LAB_HOST"
+}
 as 1 stopper
 as 2 stopper
 wait
 tap_eq "a client stopped while it runs succeeds on both hosts" "0 0" \
 	"$(cat "$T/rc.1" 2>/dev/null) $(cat "$T/rc.2" 2>/dev/null)"
+tap_eq "lab_perf_alive: true while it runs, false once stopped (both hosts)" "1 0 1 0" \
+	"$(cat "$T/alive.1" 2>/dev/null) $(cat "$T/alive.2" 2>/dev/null)"
 
 # ... but a client that ended before it was stopped ran short.
 port=$(free_port)
@@ -184,4 +212,8 @@ tap_ok "a client that ended before it was stopped fails both hosts" \
 m=$(lab_tx_mbps lo 1)
 tap_ok "lab_tx_mbps prints a rate in Mbit/s ($m)" grep -qE '^[0-9]+\.[0-9]{2}$' <<<"$m"
 tap_notok "lab_tx_mbps fails on a missing device" lab_tx_mbps rtune-none0 0
+m=$(lab_tx_mbps -t lo 1)
+# shellcheck disable=SC2016 # awk's own $1, $2
+tap_ok "lab_tx_mbps -t adds the seconds that passed ($m)" \
+	awk '{exit !(NF == 2 && $1 ~ /^[0-9]+\.[0-9][0-9]$/ && $2 >= 1 && $2 < 3)}' <<<"$m"
 tap_done

@@ -47,23 +47,13 @@ lab_barrier ready
 
 QPS=$RT/$IB/ports/1/qp_stats
 SNAP=$(mktemp)
-if [ "$LAB_HOST" = 1 ]; then
-	lab_put gid "$GID"
-	timeout 120 ib_write_bw -d $IB -x "$GID" -p $PORT -n $ITERS -s 4096 >/tmp/perf.out 2>&1 &
-	perf=$!
-else
-	lab_get 1 gid >/dev/null
-	# The server needs a moment to listen; retry the connect.
-	(for try in 1 2 3 4 5 6 7 8 9 10; do
-		timeout 120 ib_write_bw -d $IB -x "$GID" -p $PORT -n $ITERS -s 4096 \
-			"$LAB_PEER_eth0" >/tmp/perf.out 2>&1 && exit 0
-		sleep 1
-	done; exit 1) &
-	perf=$!
-fi
+# Server on host 1, client on host 2 (lab_perf_start: it returns with the
+# server listening, or the client connected).
+lab_perf_start --port $PORT --timeout 120 perf -- \
+	ib_write_bw -d $IB -x "$GID" -n $ITERS -s 4096
 # While traffic flows, keep the first qp_stats that shows a live QP (the
 # QPs go when perftest exits, and the datapath forgets them).
-while kill -0 $perf 2>/dev/null; do
+while lab_perf_alive perf; do
 	cat "$QPS" >"$SNAP.new" 2>/dev/null
 	if awk 'NR > 1 && $3 == "live" { f = 1 } END { exit !f }' "$SNAP.new"; then
 		mv "$SNAP.new" "$SNAP"
@@ -71,10 +61,11 @@ while kill -0 $perf 2>/dev/null; do
 	fi
 	sleep 0.2
 done
-wait $perf && rc=0 || rc=$?
-out=$(cat /tmp/perf.out)
+# This host's own perftest (server or client) must end with status 0.
+lab_perf_wait perf
+rc=$(lab_perf_exit perf)
 tap_eq "ib_write_bw over rxe completes" 0 "$rc"
-[ "$rc" -eq 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
+[ "$rc" = 0 ] || sed 's/^/#   /' "$LAB_HOST_DIR/perf.log"
 lab_barrier done
 
 sent1=$(counter sent_pkts); rcvd1=$(counter rcvd_pkts)

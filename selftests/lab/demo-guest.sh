@@ -157,7 +157,7 @@ monitor() {
 
 # phase NAME: the incast, server on host 1, client on host 2, measured.
 phase() {
-	local name=$1 h0 h1 d0 m0 srv mon qmon cap rc=0 peer
+	local name=$1 h0 h1 d0 m0 mon qmon cap rc peer
 	h0=$(hwsum)
 	if ((LAB_HOST == 1)); then
 		# A fresh RED average for each run (see rtune_lab_red).
@@ -171,39 +171,19 @@ phase() {
 	monitor "$name" &
 	mon=$!
 	lab_barrier "start-$name" 120 || die "peer lost (start $name)"
-	local perf=(ib_write_bw -d rxe0 -x "$gid" -s 65536 -q 4 -D "$SECS" -F --report_gbits
-		-p "$PORT" --tclass=106 -u 17 -m 256)
-	if ((LAB_HOST == 1)); then
-		stdbuf -oL timeout $((SECS + 90)) "${perf[@]}" >"$D/perf-$name.log" 2>&1 &
-		srv=$!
-		for _ in $(seq 300); do
-			[[ -n $(ss -Hltn "sport = :$PORT") ]] && break
-			sleep 0.2
-		done
-		lab_put "ready-$name" 1
-		lab_get 2 "done-$name" $((SECS + 120)) >/dev/null
-		# After a collapse the server can hang in its final handshake.
-		for _ in $(seq 50); do kill -0 $srv 2>/dev/null || break; sleep 0.2; done
-		kill $srv 2>/dev/null
-		wait $srv
-	else
-		lab_get 1 "ready-$name" 120 >/dev/null || die "server not ready ($name)"
-		for _ in $(seq 5); do
-			sleep 1
-			rc=0
-			stdbuf -oL timeout $((SECS + 60)) "${perf[@]}" "$LAB_PEER_eth0" \
-				>"$D/perf-$name.log" 2>&1 || rc=$?
-			grep -q "Couldn't connect" "$D/perf-$name.log" || break
-		done
-		lab_put "done-$name" "$rc"
-	fi
+	# Server on host 1, client on host 2, each logging to $D/perf-NAME.log.
+	# After a collapse the server can hang in its final handshake: it gets
+	# 10 s after the client. The client's exit status goes into the results.
+	lab_perf_run --port "$PORT" --timeout $((SECS + 60)) --grace 10 --tries 5 \
+		"perf-$name" -- ib_write_bw -d rxe0 -x "$gid" -s 65536 -q 4 -D "$SECS" -F \
+		--report_gbits --tclass=106 -u 17 -m 256
+	rc=$(lab_perf_exit "perf-$name")
 	kill $mon 2>/dev/null
 	wait $mon 2>/dev/null
 	h1=$(hwsum)
 	if ((LAB_HOST == 2)); then
 		# ib_write_bw's average (Gb/s) of the line for 65536-byte messages.
-		lab_put "p2-$name" "$rc $(awk '$1 == 65536 {v = $4} END {print v + 0}' \
-			"$D/perf-$name.log") $((h1 - h0))"
+		lab_put "p2-$name" "${rc:-1} $(lab_perf_result "perf-$name" 4 || echo 0) $((h1 - h0))"
 		: >"$D/live-$name.done"
 	else
 		kill $qmon; wait $qmon 2>/dev/null

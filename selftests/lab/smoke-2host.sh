@@ -85,47 +85,40 @@ else
 	bail "peer never got ready"
 fi
 
-perf=(ib_write_bw -d rxe0 -x "$gid" -s "$size" -n "$iters" -F --report_gbits -p "$perf_port")
-log=$LAB_HOST_DIR/ib_write_bw.log
+# Host1 starts the server and tells host2 once its port listens; host2
+# then connects (lab_perf_start). Each host checks its own perftest's exit
+# status (lab_perf_exit) once the client has ended (lab_perf_wait).
+log=$LAB_HOST_DIR/perf.log
+started=0
+lab_perf_start --port "$perf_port" --timeout 180 perf -- \
+	ib_write_bw -d rxe0 -x "$gid" -s "$size" -n "$iters" -F --report_gbits && started=1
 
 if ((LAB_HOST == 1)); then
-	# Server: start it, tell the client once the TCP port listens, wait.
-	timeout 180 "${perf[@]}" >"$log" 2>&1 &
-	srv=$!
-	listening=0
-	for _ in $(seq 150); do
-		if [[ -n $(ss -Hltn "sport = :$perf_port") ]]; then
-			listening=1
-			break
-		fi
-		kill -0 "$srv" 2>/dev/null || break
-		sleep 0.2
-	done
-	if ((listening)) && lab_put server-ready 1; then
+	if ((started)); then
 		ok "ib_write_bw server listening on port $perf_port"
 	else
 		not_ok "ib_write_bw server listening on port $perf_port"
 	fi
-	rc=0
-	wait "$srv" || rc=$?
+	lab_perf_wait perf
+	rc=$(lab_perf_exit perf)
 	diag <"$log"
-	if ((rc == 0)); then
+	if [[ $rc == 0 ]]; then
 		ok "ib_write_bw server (size $size, $iters iterations)"
 	else
 		not_ok "ib_write_bw server exit $rc"
 	fi
 else
-	if lab_get 1 server-ready 120 >/dev/null; then
+	if ((started)); then
 		ok "server is ready"
 	else
 		not_ok "server is ready"
 	fi
-	rc=0
-	timeout 180 "${perf[@]}" "$LAB_PEER_eth0" >"$log" 2>&1 || rc=$?
+	lab_perf_wait perf
+	rc=$(lab_perf_exit perf)
 	diag <"$log"
 	# The result row: bytes, iterations, peak, average (Gb/s), Mpps.
-	bw=$(awk -v s="$size" '$1 == s && NF >= 5 {print $4}' "$log")
-	if ((rc == 0)) && [[ -n $bw ]]; then
+	bw=$(lab_perf_result perf 4)
+	if [[ $rc == 0 && -n $bw ]]; then
 		ok "ib_write_bw client to $LAB_PEER_eth0: $bw Gb/s average"
 	else
 		not_ok "ib_write_bw client to $LAB_PEER_eth0 (exit $rc)"

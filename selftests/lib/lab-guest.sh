@@ -15,7 +15,9 @@
 #                                   print the RoCE v2 GID index of ADDR on IBDEV
 #   lab_perf_start/wait/stop/run ... perftest between host 1 and host 2 (below)
 #   lab_perf_result NAME [FIELD]    a perftest run's result line
-#   lab_tx_mbps DEV SECS            IP-level rate DEV sends at, in Mbit/s
+#   lab_perf_alive NAME             this host's perftest still runs
+#   lab_perf_exit NAME              this host's perftest exit status
+#   lab_tx_mbps [-t] DEV SECS       IP-level rate DEV sends at, in Mbit/s
 #
 # All of them talk through the run's share (/run/lab/share), the same host
 # directory in every guest.  Timeouts are in seconds (default 120; 60 for
@@ -241,6 +243,15 @@ lab_roce_gid_index() {
 #   lab_perf_result NAME [FIELD]
 #       Print the last result line of NAME's log (or its FIELD-th field,
 #       e.g. 4 for ib_*_bw's average); return 1 if there is none.
+#   lab_perf_alive NAME
+#       True while this host's perftest (server or client) runs, e.g. to
+#       sample something while the traffic lasts.
+#   lab_perf_exit NAME
+#       After lab_perf_wait/stop: print this host's own perftest exit
+#       status (the server's on host 1, the client's on host 2; a process
+#       that had to be killed shows the status of the kill, so non-zero),
+#       for a test that asserts on it; "" before.  A failed start prints
+#       its error status.
 #
 # The helper adds "-p PORT" and, on the client, the server's address; the
 # caller gives the rest of the command line, the same on both hosts.  Both
@@ -258,6 +269,8 @@ lab_roce_gid_index() {
 #                     hung in perftest's closing handshake (after a
 #                     collapse) has completed; the exit status is reported
 #   --tries N         connection attempts, 1 s apart (default 10)
+#   --connect SECS    how long one attempt may take to connect (default
+#                     60; perftest creates all its QPs first)
 #
 # The verdict is 0 only if the client connected, exited 0 (see
 # --tolerate-close) and printed a result line; anything else returns
@@ -270,7 +283,7 @@ lab_roce_gid_index() {
 LAB_PERF_PORT=18515
 _LAB_PERF_NAME=
 declare -gA _LAB_PERF_PID=() _LAB_PERF_RC=() _LAB_PERF_TMO=() \
-	_LAB_PERF_GRACE=() _LAB_PERF_TOL=()
+	_LAB_PERF_GRACE=() _LAB_PERF_TOL=() _LAB_PERF_EXIT=()
 
 _lab_perf_err() { # NAME MESSAGE: reason and the end of NAME's log
 	local log=$LAB_HOST_DIR/$1.log
@@ -283,13 +296,13 @@ _lab_perf_err() { # NAME MESSAGE: reason and the end of NAME's log
 # host also tell the server host, which would otherwise wait for a verdict.
 _lab_perf_fail() {
 	_lab_perf_err "$1" "$3"
-	_LAB_PERF_RC[$1]=$2
+	_LAB_PERF_RC[$1]=$2 _LAB_PERF_EXIT[$1]=$2
 	((LAB_HOST == 2)) && lab_put "perf-done.$1" "$2"
 	return "$2"
 }
 
 lab_perf_start() {
-	local port=$LAB_PERF_PORT tmo=120 grace=20 tol='' tries=10 name=''
+	local port=$LAB_PERF_PORT tmo=120 grace=20 tol='' tries=10 conn=60 name=''
 	_LAB_PERF_NAME=
 	while (($#)); do
 		case $1 in
@@ -298,6 +311,7 @@ lab_perf_start() {
 		--grace) grace=$2; shift 2;;
 		--tolerate-close) tol=1; shift;;
 		--tries) tries=$2; shift 2;;
+		--connect) conn=$2; shift 2;;
 		--) shift; break;;
 		-*) _lab_err "lab_perf_start: unknown option $1"; return 2;;
 		*) name=$1; shift;;
@@ -311,10 +325,10 @@ lab_perf_start() {
 	_lab_name_ok "$name" || return 2
 	_LAB_PERF_NAME=$name
 	_LAB_PERF_TMO[$name]=$tmo _LAB_PERF_GRACE[$name]=$grace _LAB_PERF_TOL[$name]=$tol
-	_LAB_PERF_RC[$name]='' _LAB_PERF_PID[$name]=''
+	_LAB_PERF_RC[$name]='' _LAB_PERF_PID[$name]='' _LAB_PERF_EXIT[$name]=''
 	case $LAB_HOST in
 	1) _lab_perf_server "$name" "$port" "$@";;
-	2) _lab_perf_client "$name" "$port" "$tries" "$@";;
+	2) _lab_perf_client "$name" "$port" "$tries" "$conn" "$@";;
 	*) _lab_err "perftest $name: host $LAB_HOST is neither server (1) nor client (2)"; return 2;;
 	esac
 }
@@ -335,6 +349,7 @@ _lab_perf_server() { # NAME PORT CMD...
 		if ! kill -0 "$pid" 2>/dev/null; then
 			wait "$pid"
 			rc=$?
+			_LAB_PERF_PID[$name]=
 			lab_put "perf-ready.$name" "server failed"
 			_lab_perf_fail "$name" 1 "server exited ($rc) before listening on port $port"
 			return
@@ -342,6 +357,7 @@ _lab_perf_server() { # NAME PORT CMD...
 		if ((SECONDS >= deadline)); then
 			kill "$pid" 2>/dev/null
 			wait "$pid" 2>/dev/null
+			_LAB_PERF_PID[$name]=
 			lab_put "perf-ready.$name" "server failed"
 			_lab_perf_fail "$name" 1 "server not listening on port $port within 60s"
 			return
@@ -351,10 +367,10 @@ _lab_perf_server() { # NAME PORT CMD...
 	lab_put "perf-ready.$name" ok
 }
 
-_lab_perf_client() { # NAME PORT TRIES CMD...
-	local name=$1 port=$2 tries=$3 log=$LAB_HOST_DIR/$1.log
+_lab_perf_client() { # NAME PORT TRIES CONNECT CMD...
+	local name=$1 port=$2 tries=$3 conn=$4 log=$LAB_HOST_DIR/$1.log
 	local addr=${LAB_PEER_eth0:-} ready pid rc try deadline
-	shift 3
+	shift 4
 	if ! lab_addr_ok "$addr"; then
 		_lab_perf_fail "$name" 1 "refusing server address '$addr': outside the lab ranges"
 		return
@@ -372,7 +388,7 @@ _lab_perf_client() { # NAME PORT TRIES CMD...
 		sleep 1
 		stdbuf -oL timeout "${_LAB_PERF_TMO[$name]}" "$@" -p "$port" "$addr" >"$log" 2>&1 &
 		pid=$!
-		deadline=$((SECONDS + 60))
+		deadline=$((SECONDS + conn))
 		# Connected once it printed the server's QP ("remote address:
 		# LID ..."); "Couldn't connect" means nobody listened yet.
 		while :; do
@@ -391,7 +407,7 @@ _lab_perf_client() { # NAME PORT TRIES CMD...
 			if ((SECONDS >= deadline)); then
 				kill "$pid" 2>/dev/null
 				wait "$pid" 2>/dev/null
-				_lab_perf_fail "$name" 1 "client not connected to $addr:$port within 60s"
+				_lab_perf_fail "$name" 1 "client not connected to $addr:$port within ${conn}s"
 				return
 			fi
 			sleep "$LAB_POLL"
@@ -431,19 +447,23 @@ _lab_perf_end() {
 		if [[ $how == stop ]] && kill -0 "$pid" 2>/dev/null; then
 			kill "$pid" 2>/dev/null
 			wait "$pid" 2>/dev/null
+			_LAB_PERF_EXIT[$name]=$?
 			v=0
 		elif [[ $how == stop ]]; then
 			# The caller needed the traffic until now.
 			wait "$pid"
 			v=$?
+			_LAB_PERF_EXIT[$name]=$v
 			_lab_perf_err "$name" "client had ended (exit $v) before it was stopped"
 			v=$((v ? v : 1))
 		else
 			wait "$pid"
-			_lab_perf_verdict "$name" $?
+			rc=$?
+			_LAB_PERF_EXIT[$name]=$rc
+			_lab_perf_verdict "$name" "$rc"
 			v=$?
 		fi
-		_LAB_PERF_RC[$name]=$v
+		_LAB_PERF_RC[$name]=$v _LAB_PERF_PID[$name]=
 		lab_put "perf-done.$name" "$v"
 		return "$v"
 	fi
@@ -465,6 +485,7 @@ _lab_perf_end() {
 			kill "$pid" 2>/dev/null
 		fi
 		wait "$pid" 2>/dev/null
+		_LAB_PERF_EXIT[$name]=$?
 		_LAB_PERF_PID[$name]=
 	fi
 	_LAB_PERF_RC[$name]=$v
@@ -473,6 +494,15 @@ _lab_perf_end() {
 
 lab_perf_wait() { _lab_perf_end "$1" wait; }
 lab_perf_stop() { _lab_perf_end "$1" stop; }
+
+lab_perf_alive() {
+	local pid=${_LAB_PERF_PID[$1]:-}
+	[[ -n $pid ]] && kill -0 "$pid" 2>/dev/null
+}
+
+lab_perf_exit() {
+	echo "${_LAB_PERF_EXIT[$1]:-}"
+}
 
 lab_perf_run() {
 	lab_perf_start "$@"
@@ -494,17 +524,24 @@ lab_perf_result() {
 	fi
 }
 
-# lab_tx_mbps DEV SECS
+# lab_tx_mbps [-t] DEV SECS
 # The rate DEV sends at over the next SECS seconds, IP level (its byte
 # counter less 14 bytes of Ethernet header per packet), in Mbit/s with two
-# decimals: what a paced RoCE sender puts on the wire.
+# decimals: what a paced RoCE sender puts on the wire.  The rate is over
+# the time that really passed between the two readings, which in a busy
+# guest can be well over SECS; -t prints that time (s, one decimal) after
+# the rate.
 lab_tx_mbps() {
+	local el=0
+	[[ $1 == -t ]] && { el=1; shift; }
 	local s=/sys/class/net/$1/statistics b0 p0 t0 b1 p1 t1
 	b0=$(<"$s/tx_bytes") && p0=$(<"$s/tx_packets") || return 1
 	t0=$(date +%s.%N)
 	sleep "$2"
 	b1=$(<"$s/tx_bytes") && p1=$(<"$s/tx_packets") || return 1
 	t1=$(date +%s.%N)
-	awk -v b=$((b1 - b0)) -v p=$((p1 - p0)) -v t0="$t0" -v t1="$t1" \
-		'BEGIN {printf "%.2f\n", (b - 14 * p) * 8 / (t1 - t0) / 1e6}'
+	awk -v b=$((b1 - b0)) -v p=$((p1 - p0)) -v t0="$t0" -v t1="$t1" -v el=$el \
+		'BEGIN {printf "%.2f", (b - 14 * p) * 8 / (t1 - t0) / 1e6
+			if (el) printf " %.1f", t1 - t0
+			printf "\n"}'
 }

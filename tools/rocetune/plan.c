@@ -34,16 +34,13 @@ void act_describe(const struct rtune_action *a, char *buf, size_t len)
 
 int act_settings(const struct rtune_action *a, struct rtune_setting *s, int max)
 {
-	char buf[1024];
-
 	if (max <= 0)
 		return 0;
 	if (a->obj->settings)
 		return a->obj->settings(a, s, max);
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", act_name(a));
-	act_describe(a, buf, sizeof(buf));
-	snprintf(s->want, sizeof(s->want), "%s", buf);
+	act_describe(a, s->want, sizeof(s->want));
 	return 1;
 }
 

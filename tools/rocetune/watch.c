@@ -76,7 +76,7 @@ struct wdev {
 	int strikes;			/* fights in a row */
 	bool gave_up;
 	int64_t deferred_to;		/* the deferral last reported */
-	char fixed[W_MAX_SET][48];	/* the settings the last repair wrote */
+	char fixed[W_MAX_SET][sizeof(((struct rtune_setting *)0)->name)];	/* last repair's */
 	int nfixed;
 };
 
@@ -280,13 +280,16 @@ static void strike(struct watch *w, struct wdev *d)
 		     d->holdoff * 2;
 }
 
-static const struct rtune_setting *find_setting(const struct rtune_setting *s, int n,
+/* A setting is known by its object and name (an APP add and an APP
+ * delete both change trust.dscp_prio). */
+static const struct rtune_setting *find_setting(const struct rtune_setting *s,
+						char (*obj)[16], int n, const char *object,
 						const char *name)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(s[i].name, name))
+		if (!strcmp(s[i].name, name) && !strcmp(obj[i], object))
 			return &s[i];
 	return NULL;
 }
@@ -343,7 +346,8 @@ static void update_dev(struct watch *w, struct wdev *d, int idx, const struct rt
 		w->drift_seen = true;
 
 	for (i = 0; i < n; i++) {
-		const struct rtune_setting *old = find_setting(d->drift, d->ndrift, now[i].name);
+		const struct rtune_setting *old = find_setting(d->drift, d->object, d->ndrift,
+							       obj[i], now[i].name);
 
 		if (old && !strcmp(old->cur, now[i].cur) && !strcmp(old->want, now[i].want))
 			continue;
@@ -353,7 +357,7 @@ static void update_dev(struct watch *w, struct wdev *d, int idx, const struct rt
 			fight = true;
 	}
 	for (k = 0; k < d->ndrift; k++)
-		if (!find_setting(now, n, d->drift[k].name))
+		if (!find_setting(now, obj, n, d->object[k], d->drift[k].name))
 			report_setting(w, d, "in-sync", d->object[k], &d->drift[k]);
 	if (n)
 		w->drift_seen = true;
@@ -461,7 +465,7 @@ static int64_t repair_profile(struct watch *w, int pi, struct rtune_plan *pl)
 		d->last_repair = now_ms();
 		d->nfixed = 0;
 		for (k = 0; k < d->ndrift && k < W_MAX_SET; k++)
-			snprintf(d->fixed[d->nfixed++], sizeof(d->fixed[0]), "%s", d->drift[k].name);
+			memcpy(d->fixed[d->nfixed++], d->drift[k].name, sizeof(d->fixed[0]));
 		if (r.failed >= 0)
 			strike(w, d);
 		if (r.failed < 0)

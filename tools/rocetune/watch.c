@@ -702,17 +702,27 @@ static int load_profiles(struct watch *w)
 int rtune_watch(const struct rtune_watch_opts *o)
 {
 	static struct watch w;
+	struct rtune_watch_opts eo;
 	sigset_t mask;
-	int code = RTUNE_WATCH_IN_SYNC, stop = 0;
+	int code = RTUNE_WATCH_IN_SYNC, stop = 0, k;
 
 	memset(&w, 0, sizeof(w));
-	w.o = o;
+	w.o = &eo;
+	eo = *o;
+	/* the wait only grows from the repair interval */
+	if (eo.backoff_max_ms < eo.repair_interval_ms)
+		eo.backoff_max_ms = eo.repair_interval_ms;
+	o = &eo;
 	w.sigfd = -1;
 	w.first = true;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (load_profiles(&w)) {
 		diag_print(&w.diags, stderr);
 		fprintf(stderr, "rocetune: watch: invalid profile, not watching\n");
+		for (k = 0; o->json && k < w.diags.n; k++)
+			if (w.diags.d[k].sev == RTUNE_SEV_ERROR)
+				report_msg(&w, "error", -1, NULL, w.diags.d[k].code, "%s:%d: %s",
+					   w.diags.d[k].file, w.diags.d[k].line, w.diags.d[k].msg);
 		code = RTUNE_WATCH_ERROR;
 		goto out;
 	}

@@ -5,7 +5,7 @@
 # a stand-in rocetune whose exit statuses and JSON each profile dictates
 # (which profiles it applies, how it reads rocetune's exit codes, the
 # DEVICE filter of the udev-started instances, which modules it loads),
-# and the two systemd units through `systemd-analyze verify`. The real
+# and the three systemd units through `systemd-analyze verify`. The real
 # thing, on a real rxe device, is in selftests/host/deb.sh.
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -128,18 +128,20 @@ tap_eq "two arguments: usage error (64)" 64 "$RC"
 verify_units() {
 	local R=$T/root out
 	command -v systemd-analyze >/dev/null || { echo "no systemd-analyze"; return 1; }
-	mkdir -p "$R/lib/systemd/system" "$R/usr/libexec/rocetune" "$R/etc/rocetune"
+	mkdir -p "$R/lib/systemd/system" "$R/usr/libexec/rocetune" "$R/etc/rocetune" "$R/bin"
 	cp -a /lib/systemd/system/. "$R/lib/systemd/system/" || return 1
 	cp "$TOP/packaging/rocetune.service" "$TOP/packaging/rocetune@.service" \
-		"$R/lib/systemd/system/" || return 1
+		"$TOP/packaging/rocetune-watch.service" "$R/lib/systemd/system/" || return 1
 	cp "$W" "$R/usr/libexec/rocetune/" || return 1
+	cp /bin/sh "$R/bin/" || return 1	# rocetune-watch.service runs it
 	out=$(systemd-analyze verify --man=no --root="$R" \
-		rocetune.service rocetune@rxe0.service rocetune@eth0.1.service 2>&1) || {
+		rocetune.service rocetune@rxe0.service rocetune@eth0.1.service \
+		rocetune-watch.service 2>&1) || {
 		printf '%s\n' "$out"; return 1; }
 	[ -z "$out" ] || { printf '%s\n' "$out"; return 1; }
 }
 if command -v systemd-analyze >/dev/null && [ -d /lib/systemd/system ]; then
-	tap_ok "systemd-analyze verify rocetune.service and rocetune@.service instances" verify_units
+	tap_ok "systemd-analyze verify rocetune.service, rocetune@.service instances, rocetune-watch.service" verify_units
 else
 	tap_skip "systemd-analyze verify" "systemd not installed (apt-get install systemd)"
 fi

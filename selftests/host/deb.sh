@@ -76,6 +76,7 @@ tap_ok "rocetune: tools, man pages, units, udev rule, example profiles" has "$DE
 	/usr/share/man/man8/rocetune.8.gz /usr/share/man/man5/rocetune.conf.5.gz \
 	/usr/share/man/man1/dcqcn-sim.1.gz \
 	/lib/systemd/system/rocetune.service /lib/systemd/system/rocetune@.service \
+	/lib/systemd/system/rocetune-watch.service \
 	/lib/udev/rules.d/90-rocetune.rules /etc/rocetune \
 	/usr/share/doc/rocetune/examples/soft-roce-lab.conf \
 	/usr/share/doc/rocetune/examples/lossless-roce.conf \

@@ -5,8 +5,9 @@
  * --help` tried to open a file named --help), `rocetune help COMMAND` gives
  * the same text, unknown options are usage errors; `rocetune show` on a
  * host without RoCE devices (this build host has no RDMA) says what it
- * looked for and found and exits 1; and the bash completion file, sourced
- * by bash, completes commands, options, *.conf profiles and device names.
+ * looked for and found and exits 1; watch's options and exit statuses
+ * that need no device; and the bash completion file, sourced by bash,
+ * completes commands, options, *.conf profiles and device names.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -69,7 +70,7 @@ static int run(char *const argv[])
 
 #define RUN(...) run((char *const[]){ (char *)bin(), __VA_ARGS__, NULL })
 
-static const char *const cmds[] = { "apply", "diff", "check", "show", "params", "help" };
+static const char *const cmds[] = { "apply", "diff", "check", "show", "watch", "params", "help" };
 #define NCMDS ((int)(sizeof(cmds) / sizeof(cmds[0])))
 
 static void test_help(void)
@@ -111,6 +112,32 @@ static void test_help(void)
 		  "after --, --help is a profile name (rc %d)", rc);
 	rc = RUN("params", "extra");
 	tap_check(rc == 64, "params takes no argument (rc %d)", rc);
+	rc = RUN("watch", "--once");
+	tap_check(rc == 64 && strstr(err, "Usage: rocetune [OPTIONS] watch"),
+		  "watch needs a profile: usage error 64 (rc %d)", rc);
+	rc = RUN("watch", "--interval", "0", "p.conf");
+	tap_check(rc == 64 && strstr(err, "--interval: '0' is not a number of seconds"),
+		  "watch --interval 0 is a usage error naming the option (rc %d)", rc);
+	rc = RUN("watch", "--max-repairs");
+	tap_check(rc == 64 && strstr(err, "--max-repairs needs a value"),
+		  "watch --max-repairs without a value: usage error (rc %d)", rc);
+	rc = RUN("watch", "--once", "nosuch-dir/p.conf");
+	tap_check(rc == 2 && strstr(err, "cannot open") && !out[0],
+		  "watch --once of a missing profile: exit 2, says why (rc %d)", rc);
+	{
+		char prof[] = "/tmp/rtune-cli-watch.XXXXXX";
+		int fd = mkstemp(prof);
+		static const char text[] = "[match]\nnetdev = rtune-no-such-*\n[link]\nmtu = 4200\n";
+
+		if (fd < 0 || write(fd, text, sizeof(text) - 1) != (ssize_t)sizeof(text) - 1)
+			abort();
+		close(fd);
+		rc = RUN("-j", "watch", "--once", prof);
+		tap_check(rc == 0 && !out[0],
+			  "watch --once of a profile matching no device here: exit 0, no output (rc %d)%s%.80s",
+			  rc, out[0] ? ", stdout: " : "", out);
+		unlink(prof);
+	}
 }
 
 static bool has_rdma(void)
@@ -219,7 +246,7 @@ static void test_completion(void)
 	snprintf(env, sizeof(env), "cd '%s' && export ROCETUNE_SYSFS='%s'", dir, dir);
 
 	rc = complete(env, "rocetune ");
-	tap_check(rc == 0 && !strcmp(out, "apply\ncheck\ndiff\nhelp\nparams\nshow\n"),
+	tap_check(rc == 0 && !strcmp(out, "apply\ncheck\ndiff\nhelp\nparams\nshow\nwatch\n"),
 		  "completes every command: %s", flat());
 	rc = complete(env, "rocetune -");
 	tap_check(rc == 0 && strstr(out, "--json\n") && strstr(out, "--force\n") &&
@@ -241,6 +268,15 @@ static void test_completion(void)
 	rc = complete(env, "rocetune show dev ");
 	tap_check(rc == 0 && !strcmp(out, "dcb0\neth9\nrxe0\n"),
 		  "show dev: the netdevs and RDMA devices: %s", flat());
+	rc = complete(env, "rocetune watch --");
+	tap_check(rc == 0 && !strcmp(out, "--help\n--interval\n--max-repairs\n--once\n--repair\n"
+				    "--repair-backoff-max\n--repair-interval\n"),
+		  "watch's own options: %s", flat());
+	rc = complete(env, "rocetune watch --interval ");
+	tap_check(rc == 0 && !out[0], "nothing for watch's option values: %s", flat());
+	rc = complete(env, "rocetune watch --once a.conf --interval 2 ");
+	tap_check(rc == 0 && !strcmp(out, "a.conf\nclass\nsub\n"),
+		  "watch takes more profiles after a profile and a valued option: %s", flat());
 	rc = complete(env, "rocetune help p");
 	tap_check(rc == 0 && !strcmp(out, "params\n"), "help completes commands: %s", flat());
 

@@ -3,7 +3,8 @@
  * Host unit tests for rocetune's planner on in-memory device state:
  * a fresh device gets exactly the writes the profile needs, applying them
  * leaves nothing to do (idempotence), a rollback target undoes them, and
- * the per-device preconditions are reported.
+ * the per-device preconditions are reported; actions split into the named
+ * settings `rocetune watch` reports.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,6 +311,59 @@ static void test_pfc_delay(void)
 	plan_free(&pl);
 }
 
+/* The settings of every action of @pl, "name=cur>want" joined by '|'. */
+static void settings_of(const struct rtune_plan *pl, char *buf, size_t len)
+{
+	struct rtune_setting st[48];
+	size_t w = 0;
+	int i, k, n;
+
+	buf[0] = '\0';
+	for (i = 0; i < pl->n; i++) {
+		n = act_settings(&pl->a[i], st, 48);
+		for (k = 0; k < n && w < len; k++)
+			w += (size_t)snprintf(buf + w, len - w, "%s%s=%s>%s", w ? "|" : "",
+					      st[k].name, st[k].cur, st[k].want);
+	}
+}
+
+/* What `rocetune watch` reports: each action split into named settings. */
+static void test_settings(void)
+{
+	static struct rtune_link v;
+	struct rtune_plan pl;
+	static char buf[8192];
+	int k;
+
+	load(lossless);
+	fresh(&v);
+	v.dcb.dscp_prios[10] = 1u << 5;	/* a stray entry, and 26 missing */
+	plan1(&v, &pl);
+	settings_of(&pl, buf, sizeof(buf));
+	tap_check(strstr(buf, "ets.prio_tc=0 0 0 0 0 0 0 0>0 0 0 3 0 0 6 0|ets.tsa=strict strict strict strict strict strict strict strict>ets strict strict ets strict strict strict strict|ets.bw=0 0 0 0 0 0 0 0>50 0 0 50 0 0 0 0|") &&
+		  strstr(buf, "|pfc.priorities=none>3|") && strstr(buf, "|link.mtu=1500>4200|") &&
+		  strstr(buf, "|rdma_cm.roce_mode=v1>v2|rdma_cm.tos=0>106|") &&
+		  strstr(buf, "|cc.ecn_enabled_prios="),
+		  "a fresh device: ETS, PFC, MTU, RDMA-CM and CC settings by name, current > wanted");
+	tap_check(strstr(buf, "trust.dscp_prio=0:none 1:none") && strstr(buf, " 10:5 11:none ") && strstr(buf, " ...>0:0 1:0 ") &&
+		  strstr(buf, "10:1,5 ") && strstr(buf, "trust.dscp_prio=10:1,5>10:1|"),
+		  "DSCP map: the DSCPs that change, with their priorities (add, then the stray delete): %.300s", strstr(buf, "trust") ? strstr(buf, "trust") : buf);
+	for (k = 0; k < pl.n && !is(&pl.a[k], "cc"); k++)
+		;
+	tap_check(k < pl.n && act_settings(&pl.a[k], (struct rtune_setting[48]){ 0 }, 48) ==
+		  __builtin_popcount(pl.a[k].mask) && act_settings(&pl.a[k], (struct rtune_setting[2]){ 0 }, 2) == 2,
+		  "CC: one setting per differing parameter, never more than asked for");
+	plan_free(&pl);
+
+	load("[match]\nnetdev = dcb*\n[pfc]\npriorities = 3\ndelay = 4096\n");
+	fresh(&v);
+	plan1(&v, &pl);
+	settings_of(&pl, buf, sizeof(buf));
+	tap_check(!strcmp(buf, "pfc.priorities=none>3|pfc.delay=0>4096"),
+		  "one PFC write is two settings: %s", buf);
+	plan_free(&pl);
+}
+
 static void test_owner(void)
 {
 	static struct rtune_link v;
@@ -342,5 +396,6 @@ int main(void)
 	test_trust_table();
 	test_preconditions();
 	test_pfc_delay();
+	test_settings();
 	return tap_done();
 }

@@ -154,3 +154,18 @@ bool host_lldpad_running(void)
 	closedir(dir);
 	return found;
 }
+
+void host_check_owners(const struct rtune_profile *p, const struct rtune_host *h, bool force,
+		       struct rtune_plan *pl)
+{
+	enum rtune_sev sev = force ? RTUNE_SEV_WARNING : RTUNE_SEV_ERROR;
+	int i;
+
+	if (!plan_wants_dcb(p))
+		return;
+	if (host_lldpad_running())
+		plan_note(pl, -1, sev, "conflict-lldpad",
+			  "lldpad is running and may overwrite DCB settings (stop it, or --force)");
+	for (i = 0; i < h->n; i++)
+		plan_owner_dcbx(&h->dev[i], i, force, pl);
+}

@@ -6,6 +6,7 @@
 #include "profile.h"
 #include "state.h"
 #include "nl.h"
+#include "plan.h"
 
 /*
  * Fill @h with every netdev matched by @p (or, with @p NULL, named in
@@ -18,5 +19,9 @@ int host_collect(struct nl_sock *sk, const struct rtune_profile *p,
 void host_read_dev(struct nl_sock *sk, struct rtune_link *d);
 /* Conflicting owners of DCB: lldpad running. */
 bool host_lldpad_running(void);
+/* Note in @pl the conflicting DCB owners (lldpad, DCBX not run by the host)
+ * when @p sets DCB: errors, or warnings with @force. */
+void host_check_owners(const struct rtune_profile *p, const struct rtune_host *h, bool force,
+		       struct rtune_plan *pl);
 
 #endif

@@ -6,6 +6,7 @@
  *   rocetune [-j] diff PROFILE
  *   rocetune [-j] check PROFILE
  *   rocetune [-j] show [PROFILE | dev NAME...]
+ *   rocetune [-j] [--force] watch [--once] [--repair] [--interval S] ... PROFILE...
  *   rocetune params
  *   rocetune help [COMMAND]            (and COMMAND -h|--help)
  */
@@ -21,6 +22,7 @@
 #include "host.h"
 #include "lock.h"
 #include "output.h"
+#include "watch.h"
 
 static struct rtune_host g_host, g_saved;
 static struct rtune_profile g_prof;
@@ -29,6 +31,7 @@ static struct rtune_diags g_diags;
 struct opts {
 	bool json, force, dry_run, no_lock;
 	int lock_timeout_ms;
+	struct rtune_watch_opts watch;
 	const char *cmd;
 	const char *profile;
 };
@@ -54,6 +57,21 @@ static const struct cmd cmds[] = {
 	  "Every netdev with DCB or an RDMA port, those PROFILE matches, or the\n"
 	  "named netdevs / RDMA devices. Exit 1, saying what was looked for and\n"
 	  "found, when there is no such device.\n" },
+	{ "watch", "[WATCH-OPTS] PROFILE...",
+	  "report (and repair) drift from the profiles",
+	  "Watches the devices the profiles match (rtnetlink link and DCB notifications,\n"
+	  "RDMA netlink notifications where the kernel has them, else polling; rocetune.ko\n"
+	  "and rdma_cm configfs by polling) and prints one line per setting that drifts\n"
+	  "from its profile, and when it is back (with -j: one JSON object per line).\n"
+	  "Runs until SIGINT or SIGTERM. WATCH-OPTS:\n"
+	  "  --once                    check once; exit 0 in sync, 1 drift, 2 error\n"
+	  "  --repair                  apply the profile again to a drifted device\n"
+	  "  --interval SECONDS        polling interval (default 5)\n"
+	  "  --repair-interval SECONDS least time between repairs of a device (default 10)\n"
+	  "  --repair-backoff-max SECONDS  the wait doubles, up to this, each time a\n"
+	  "                            repair is undone right away or fails (default 600)\n"
+	  "  --max-repairs N           give up on a device after N such repairs in a row\n"
+	  "                            (default 5): another owner is fighting over it\n" },
 	{ "params", "", "list the CC parameters and presets",
 	  "Name, unit, range and meaning of each [cc] parameter, and the presets.\n" },
 	{ "help", "[COMMAND]", "this text, or the usage of COMMAND", "" },
@@ -187,20 +205,6 @@ static int cmd_params(void)
 	return 0;
 }
 
-static void check_owners(const struct opts *o, struct rtune_plan *pl)
-{
-	enum rtune_sev sev = o->force ? RTUNE_SEV_WARNING : RTUNE_SEV_ERROR;
-	int i;
-
-	if (!plan_wants_dcb(&g_prof))
-		return;
-	if (host_lldpad_running())
-		plan_note(pl, -1, sev, "conflict-lldpad",
-			  "lldpad is running and may overwrite DCB settings (stop it, or --force)");
-	for (i = 0; i < g_host.n; i++)
-		plan_owner_dcbx(&g_host.dev[i], i, o->force, pl);
-}
-
 static const char *save_state(void)
 {
 	static char path[300];
@@ -264,7 +268,7 @@ static int cmd_apply(const struct opts *o, bool diff_only)
 		diag_add(&g_diags, RTUNE_SEV_ERROR, g_prof.path, 0, "match", "", "no-device",
 			 "the profile matches no device on this host");
 	g_saved = g_host;
-	check_owners(o, &pl);
+	host_check_owners(&g_prof, &g_host, o->force, &pl);
 	for (i = 0; i < g_host.n; i++) {
 		struct rtune_target t;
 
@@ -492,6 +496,16 @@ static int run(struct opts *o, const struct cmd *c, char **pos, int npos)
 		o->profile = npos ? pos[0] : NULL;
 		return cmd_show(o, NULL, 0);
 	}
+	if (!strcmp(c->name, "watch")) {
+		if (!npos)
+			return usage_error(c);
+		o->watch.json = o->json;
+		o->watch.force = o->force;
+		o->watch.lock_timeout_ms = o->lock_timeout_ms;
+		o->watch.profiles = pos;
+		o->watch.nprofiles = npos;
+		return rtune_watch(&o->watch);
+	}
 	if (npos != 1)
 		return usage_error(c);
 	o->profile = pos[0];
@@ -502,9 +516,60 @@ static int run(struct opts *o, const struct cmd *c, char **pos, int npos)
 	return cmd_apply(o, false);
 }
 
+/* A value in seconds (decimals allowed) into @ms; false if not one. */
+static bool seconds(const char *s, int *ms)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0.01 && v <= 86400))
+		return false;
+	*ms = (int)(v * 1000 + 0.5);
+	return true;
+}
+
+/*
+ * watch's option at argv[*i]: true if it is one (*i moves past its value;
+ * *i = -1 on a bad or missing value, said on stderr).
+ */
+static bool watch_opt(struct rtune_watch_opts *w, int argc, char **argv, int *i)
+{
+	static const char *const valued[] = { "--interval", "--repair-interval",
+					      "--repair-backoff-max", "--max-repairs" };
+	const char *a = argv[*i];
+	unsigned int k;
+	int *ms[] = { &w->interval_ms, &w->repair_interval_ms, &w->backoff_max_ms };
+
+	if (!strcmp(a, "--once"))
+		return w->once = true;
+	if (!strcmp(a, "--repair"))
+		return w->repair = true;
+	for (k = 0; k < 4 && strcmp(a, valued[k]); k++)
+		;
+	if (k == 4)
+		return false;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "rocetune watch: %s needs a value\n", a);
+		*i = -1;
+		return true;
+	}
+	a = argv[++*i];
+	if (k < 3 ? !seconds(a, ms[k]) :
+	    (w->max_repairs = atoi(a)) < 1 || w->max_repairs > 1000) {
+		fprintf(stderr, "rocetune watch: %s: '%s' is not %s\n", valued[k], a,
+			k < 3 ? "a number of seconds (0.01 to 86400)" : "a count (1 to 1000)");
+		*i = -1;
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	struct opts o = { .lock_timeout_ms = 60000 };
+	struct opts o = { .lock_timeout_ms = 60000,
+			  .watch = { .interval_ms = 5000, .repair_interval_ms = 10000,
+				     .backoff_max_ms = 600000, .max_repairs = 5 } };
 	const struct cmd *c;
 	char **pos;
 	int i = 1, npos = 0;
@@ -563,6 +628,12 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(c->name, "apply") && !strcmp(a, "--dry-run")) {
 			o.dry_run = true;
+		} else if (!strcmp(c->name, "watch") && watch_opt(&o.watch, argc, argv, &i)) {
+			if (i < 0) {
+				cmd_usage(stderr, c);
+				free(pos);
+				return RTUNE_EXIT_USAGE;
+			}
 		} else {
 			fprintf(stderr, "rocetune %s: unknown option '%s'\n", c->name, a);
 			cmd_usage(stderr, c);

@@ -53,6 +53,8 @@ struct rtune_obj {
 	/* Write @a, read it back into @d; 0 or -errno with a->why set. */
 	int (*apply)(struct nl_sock *sk, struct rtune_link *d, struct rtune_action *a);
 	void (*describe)(const struct rtune_action *a, char *buf, size_t len);
+	/* Split @a into the settings it changes (plan.h); count, <= @max. */
+	int (*settings)(const struct rtune_action *a, struct rtune_setting *s, int max);
 	/* Print the object's current state on @v. */
 	void (*show)(struct rtune_pr *pr, const struct rtune_link *v);
 };

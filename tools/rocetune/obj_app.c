@@ -326,6 +326,53 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 	pr_text(pr, "%s\n", dcb->ntrust ? "" : " none");
 }
 
+/* "26:3 48:6" of the DSCPs in @which (by DSCP, "26:none" without entry). */
+static void dscp_list(char *buf, size_t len, const uint8_t *prios, const bool *which)
+{
+	size_t n = 0;
+	unsigned int d;
+
+	buf[0] = '\0';
+	for (d = 0; d < 64 && n < len; d++) {
+		char m[32];
+
+		if (!which[d])
+			continue;
+		if (n + 24 >= len) {
+			snprintf(buf + n, len - n, " ...");
+			return;
+		}
+		rtune_format_prio_mask(prios[d], m, sizeof(m));
+		n += (size_t)snprintf(buf + n, len - n, "%s%u:%s", n ? " " : "", d, m);
+	}
+}
+
+/*
+ * An APP add or delete is one setting, trust.dscp_prio, shown for the
+ * DSCPs it changes only: the entries they have and those they will have.
+ */
+static int settings(const struct rtune_action *a, struct rtune_setting *s, int max)
+{
+	const struct rtune_dcb *f = &a->from.dcb, *t = &a->to.dcb;
+	bool which[64];
+	char x[96], y[96];
+	unsigned int d;
+
+	(void)max;
+	if (a->op == OP_TRUST) {
+		trust_list(x, sizeof(x), f);
+		trust_list(y, sizeof(y), t);
+		plan_setting(s, "trust.mode", x, y);
+		return 1;
+	}
+	for (d = 0; d < 64; d++)
+		which[d] = f->dscp_prios[d] != t->dscp_prios[d];
+	dscp_list(s->cur, sizeof(s->cur), f->dscp_prios, which);
+	dscp_list(s->want, sizeof(s->want), t->dscp_prios, which);
+	snprintf(s->name, sizeof(s->name), "trust.dscp_prio");
+	return 1;
+}
+
 static const char *const act_names[] = {
 	[OP_ADD] = "app-add", [OP_DEL] = "app-del", [OP_TRUST] = "apptrust",
 };
@@ -342,5 +389,6 @@ const struct rtune_obj rtune_obj_app = {
 	.plan = plan,
 	.apply = apply,
 	.describe = describe,
+	.settings = settings,
 	.show = show,
 };

@@ -274,6 +274,22 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 	pr_end_obj(pr);
 }
 
+static int settings(const struct rtune_action *a, struct rtune_setting *s, int max)
+{
+	char f[RTUNE_PARAM_TEXT_MAX], t[RTUNE_PARAM_TEXT_MAX], name[48];
+	int i, n = 0;
+
+	for (i = 0; i < RTUNE_P_COUNT && n < max; i++) {
+		if (!(a->mask & (1u << i)))
+			continue;
+		rtune_param_format((enum rtune_param_id)i, a->from.cc.v[i], f, sizeof(f));
+		rtune_param_format((enum rtune_param_id)i, a->to.cc.v[i], t, sizeof(t));
+		snprintf(name, sizeof(name), "cc.%s", rtune_param_descs[i].name);
+		plan_setting(&s[n++], name, f, t);
+	}
+	return n;
+}
+
 static const char *const act_names[] = { "cc" };
 
 const struct rtune_obj rtune_obj_cc = {
@@ -288,5 +304,6 @@ const struct rtune_obj rtune_obj_cc = {
 	.plan = plan,
 	.apply = apply,
 	.describe = describe,
+	.settings = settings,
 	.show = show,
 };

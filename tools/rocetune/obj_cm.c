@@ -156,6 +156,22 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 	pr_end_obj(pr);
 }
 
+static int settings(const struct rtune_action *a, struct rtune_setting *s, int max)
+{
+	char x[16], y[16];
+
+	(void)max;
+	if (a->op == OP_MODE) {
+		plan_setting(s, "rdma_cm.roce_mode", mode_name(a->from.roce_mode),
+			     mode_name(a->to.roce_mode));
+		return 1;
+	}
+	snprintf(x, sizeof(x), "%d", a->from.tos);
+	snprintf(y, sizeof(y), "%d", a->to.tos);
+	plan_setting(s, "rdma_cm.tos", x, y);
+	return 1;
+}
+
 static const char *const act_names[] = { [OP_MODE] = "roce-mode", [OP_TOS] = "roce-tos" };
 
 const struct rtune_obj rtune_obj_cm = {
@@ -169,5 +185,6 @@ const struct rtune_obj rtune_obj_cm = {
 	.plan = plan,
 	.apply = apply,
 	.describe = describe,
+	.settings = settings,
 	.show = show,
 };

@@ -248,6 +248,35 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 	pr_end_obj(pr);
 }
 
+static int settings(const struct rtune_action *a, struct rtune_setting *s, int max)
+{
+	const struct ieee_ets *f = &a->from.dcb.ets, *t = &a->to.dcb.ets;
+	char x[96], y[96];
+	int n = 0;
+
+	if (memcmp(f->prio_tc, t->prio_tc, 8) && n < max) {
+		rtune_fmt_u8s(x, sizeof(x), f->prio_tc, 8, false);
+		rtune_fmt_u8s(y, sizeof(y), t->prio_tc, 8, false);
+		plan_setting(&s[n++], "ets.prio_tc", x, y);
+	}
+	if (memcmp(f->tc_tsa, t->tc_tsa, 8) && n < max) {
+		rtune_fmt_u8s(x, sizeof(x), f->tc_tsa, 8, true);
+		rtune_fmt_u8s(y, sizeof(y), t->tc_tsa, 8, true);
+		plan_setting(&s[n++], "ets.tsa", x, y);
+	}
+	if (memcmp(f->tc_tx_bw, t->tc_tx_bw, 8) && n < max) {
+		rtune_fmt_u8s(x, sizeof(x), f->tc_tx_bw, 8, false);
+		rtune_fmt_u8s(y, sizeof(y), t->tc_tx_bw, 8, false);
+		plan_setting(&s[n++], "ets.bw", x, y);
+	}
+	if (f->willing != t->willing && n < max) {
+		snprintf(x, sizeof(x), "%u", f->willing);
+		snprintf(y, sizeof(y), "%u", t->willing);
+		plan_setting(&s[n++], "ets.willing", x, y);
+	}
+	return n;
+}
+
 static const char *const act_names[] = { "ets" };
 
 const struct rtune_obj rtune_obj_ets = {
@@ -262,5 +291,6 @@ const struct rtune_obj rtune_obj_ets = {
 	.plan = plan,
 	.apply = apply,
 	.describe = describe,
+	.settings = settings,
 	.show = show,
 };

@@ -121,6 +121,17 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 	pr_uint(pr, PR_ANY, "mtu", " mtu %llu", v->mtu);
 }
 
+static int settings(const struct rtune_action *a, struct rtune_setting *s, int max)
+{
+	char f[16], t[16];
+
+	(void)max;
+	snprintf(f, sizeof(f), "%u", a->from.mtu);
+	snprintf(t, sizeof(t), "%u", a->to.mtu);
+	plan_setting(s, "link.mtu", f, t);
+	return 1;
+}
+
 static const char *const act_names[] = { "mtu" };
 
 const struct rtune_obj rtune_obj_mtu = {
@@ -135,5 +146,6 @@ const struct rtune_obj rtune_obj_mtu = {
 	.plan = plan,
 	.apply = apply,
 	.describe = describe,
+	.settings = settings,
 	.show = show,
 };

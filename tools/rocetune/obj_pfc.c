@@ -153,6 +153,25 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 	pr_uint(pr, PR_ANY, "pfc_delay", " delay %llu\n", v->dcb.pfc.delay);
 }
 
+static int settings(const struct rtune_action *a, struct rtune_setting *s, int max)
+{
+	const struct ieee_pfc *f = &a->from.dcb.pfc, *t = &a->to.dcb.pfc;
+	char x[64], y[64];
+	int n = 0;
+
+	if ((a->mask & PFC_EN) && n < max) {
+		rtune_format_prio_mask(f->pfc_en, x, sizeof(x));
+		rtune_format_prio_mask(t->pfc_en, y, sizeof(y));
+		plan_setting(&s[n++], "pfc.priorities", x, y);
+	}
+	if ((a->mask & PFC_DELAY) && n < max) {
+		snprintf(x, sizeof(x), "%u", f->delay);
+		snprintf(y, sizeof(y), "%u", t->delay);
+		plan_setting(&s[n++], "pfc.delay", x, y);
+	}
+	return n;
+}
+
 static const char *const act_names[] = { "pfc" };
 
 const struct rtune_obj rtune_obj_pfc = {
@@ -166,5 +185,6 @@ const struct rtune_obj rtune_obj_pfc = {
 	.plan = plan,
 	.apply = apply,
 	.describe = describe,
+	.settings = settings,
 	.show = show,
 };

@@ -32,6 +32,26 @@ void act_describe(const struct rtune_action *a, char *buf, size_t len)
 	a->obj->describe(a, buf, len);
 }
 
+int act_settings(const struct rtune_action *a, struct rtune_setting *s, int max)
+{
+	if (max <= 0)
+		return 0;
+	if (a->obj->settings)
+		return a->obj->settings(a, s, max);
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", act_name(a));
+	act_describe(a, s->want, sizeof(s->want));
+	return 1;
+}
+
+/* For the objects' settings(): fill @s, NULL values as "". */
+void plan_setting(struct rtune_setting *s, const char *name, const char *cur, const char *want)
+{
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	snprintf(s->cur, sizeof(s->cur), "%s", cur ? cur : "");
+	snprintf(s->want, sizeof(s->want), "%s", want ? want : "");
+}
+
 void plan_note(struct rtune_plan *pl, int dev, enum rtune_sev sev, const char *code,
 	       const char *fmt, ...)
 {

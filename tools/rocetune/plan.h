@@ -39,6 +39,17 @@ struct rtune_action {
 	char why[200];
 };
 
+/*
+ * One setting an action changes, as text: its name as the profile says it
+ * ("pfc.priorities", "cc.<param>"), the value the device has and the value
+ * the action writes. `rocetune watch` reports drift one setting a line.
+ */
+struct rtune_setting {
+	char name[48];
+	char cur[200];
+	char want[200];
+};
+
 struct rtune_note {
 	int dev;
 	enum rtune_sev sev;
@@ -88,5 +99,10 @@ bool plan_wants_dcb(const struct rtune_profile *p);
 const char *act_name(const struct rtune_action *a);
 /* One-line human description "from -> to" of an action. */
 void act_describe(const struct rtune_action *a, char *buf, size_t len);
+/* The settings @a changes, at most @max in @s; returns the count (an
+ * object without its own split gives one setting from its description). */
+int act_settings(const struct rtune_action *a, struct rtune_setting *s, int max);
+/* For the objects' settings functions: fill one. */
+void plan_setting(struct rtune_setting *s, const char *name, const char *cur, const char *want);
 
 #endif

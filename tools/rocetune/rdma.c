@@ -108,3 +108,34 @@ out:
 	nl_socket_free(sk);
 	return err ? err : n;
 }
+
+/* Newer than Debian 12's UAPI headers (Linux 6.1 has neither). */
+#define RTUNE_NLDEV_SYS_ATTR_MONITOR_MODE 103
+
+static int sys_cb(struct nlmsghdr *h, void *arg)
+{
+	bool *has = arg;
+	struct nlattr *pos;
+	int rem;
+
+	nla_for_each_attr(pos, (struct nlattr *)nlmsg_data(h), (int)h->nlmsg_len - NLMSG_HDRLEN, rem)
+		if (nla_type(pos) == RTUNE_NLDEV_SYS_ATTR_MONITOR_MODE)
+			*has = true;
+	return rtune_nla_end_ok(rem);
+}
+
+bool rdma_has_notify(void)
+{
+	struct nl_sock *sk = rtune_nl_open(NETLINK_RDMA);
+	struct nl_msg *msg;
+	bool has = false;
+
+	if (!sk)
+		return false;
+	msg = nlmsg_alloc_simple(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET),
+				 NLM_F_REQUEST | NLM_F_ACK);
+	if (msg && rtune_nl_transact(sk, msg, sys_cb, &has))
+		has = false;
+	nl_socket_free(sk);
+	return has;
+}

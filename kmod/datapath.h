@@ -115,6 +115,8 @@ struct rtune_dp_counters {
 	atomic64_t qp_evicted;
 	atomic64_t unpaced_pkts;	/* needed pacing, qdisc cannot */
 	atomic64_t ect_marked_pkts;
+	/* Rejections: RoCEv2 packets the datapath refused to act on. */
+	atomic64_t tx_not_rxe_pkts;	/* sent, but not by rxe: left alone */
 };
 
 struct rtune_dp {

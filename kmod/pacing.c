@@ -10,21 +10,48 @@
  * and pacing is reported inactive (configfs "pacing", kernel log) while
  * it is anything else. rxe gives each QP its own UDP source port, so fq
  * keeps each QP in its own flow.
+ *
+ * Only packets rxe itself sent are touched (rtune_skb_from_rxe()): a
+ * local user can send UDP to port 4791 with a BTH naming any QP, and a
+ * forwarded packet may carry anything.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/sch_generic.h>
+#include <net/sock.h>
 
 #include "rocetune.h"
 #include "datapath.h"
 #include "qp_hash.h"
 #include "compat/compat.h"
+
+/*
+ * Whether rxe sent @skb. rxe transmits every packet from its QP's own
+ * kernel UDP socket (sock_create_kern() when the QP is created; rxe_send()
+ * sets skb->sk and a destructor of its own). A local user's socket is
+ * never a kernel socket and a forwarded packet has no socket, so neither
+ * passes; the destructor lying in the device driver's module also tells
+ * rxe's sockets from another kernel UDP user (a tunnel set up on port
+ * 4791). A driver built into the kernel has no module to compare with:
+ * then a kernel UDP socket is enough.
+ */
+static bool rtune_skb_from_rxe(const struct rtune_dp *dp, const struct sk_buff *skb)
+{
+	const struct module *owner = dp->dev->ibdev->ops.owner;
+	const struct sock *sk = skb->sk;
+
+	if (!sk || !sk_fullsock(sk) || !sk->sk_kern_sock ||
+	    sk->sk_protocol != IPPROTO_UDP)
+		return false;
+	return !owner || within_module((unsigned long)skb->destructor, owner);
+}
 
 /*
  * Is the egress qdisc of @dp fq? Copies the root qdisc's id to @id. With
@@ -118,6 +145,10 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	/* Our own CNPs carry the DSCP/ECN they were built with. */
 	if (rtune_bth_opcode(bth) == RTUNE_BTH_OPCODE_CNP)
 		return NF_ACCEPT;
+	if (!rtune_skb_from_rxe(dp, skb)) {
+		atomic64_inc(&dp->cnt.tx_not_rxe_pkts);
+		return NF_ACCEPT;
+	}
 	dqpn = rtune_bth_dqpn(bth);
 	if (!v6) {
 		ds = ipv4_get_dsfield(ip_hdr(skb));

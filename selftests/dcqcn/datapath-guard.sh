@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the software DCQCN datapath must not take from anyone but rxe and a
+# QP's peer (Documentation/datapath.rst, "Who may steer a QP"). Two lab
+# guests, fq on both, rocetune loaded; host2 (rp_max_rate_kbps 20000, so
+# every packet of its QP is paced and counted) runs ib_write_bw -q 1 to
+# host1, then stops the client process (SIGSTOP), leaving both QPs live and
+# silent:
+#   1. host2: an unprivileged user's UDP datagrams to host1:4791 whose BTH
+#      names host2's QP's peer QPN do not touch that QP (paced_pkts) and are
+#      not ECT-marked; tx_not_rxe_pkts counts them.
+#
+# Run on the host:   selftests/dcqcn/datapath-guard.sh [lab-run options]
+
+# shellcheck disable=SC2154 # LAB_* come from /run/lab/env
+set -uo pipefail
+
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [[ -z ${LAB_HOST:-} ]]; then
+	exec "$here/../lab/lab-run" --hosts 2 --timeout 500 "$@" \
+		--script "1,2=$here/datapath-guard.sh"
+fi
+
+. "$here/../lib/lab-guest.sh"
+. "$here/../kmod/lib.sh"
+P=$RT/rxe0/ports/1
+PORT=18515
+
+tap_header
+rtune_require
+command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
+modprobe sch_fq
+rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
+gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
+lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
+tc qdisc replace dev eth0 root fq || tap_bail "fq"
+tap_ok "insmod rocetune.ko" rtune_load
+wait_for test -d "$P" || tap_bail "no configfs tree"
+if ((LAB_HOST == 2)); then
+	printf 20000 >"$P/cc/staged/rp_max_rate_kbps" && printf 1 >"$P/cc/commit" ||
+		tap_bail "commit: $(cat "$P/cc/last_error")"
+fi
+lab_barrier up 120 || tap_bail "peer not up"
+
+# col FIELD: the live QP's column of qp_stats (the first one).
+col() { awk -v f="$1" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} $3=="live" {print $c[f]; exit}' "$P/qp_stats"; }
+# dpc NAME: a dp_counters value (0 if the module has no such counter).
+dpc() { awk -v n="$1" '$1==n {v=$2} END {print v+0}' "$P/dp_counters"; }
+# live_qpn: the live QP's number once there is one (up to 30 s).
+live_qpn() {
+	local q _
+	for _ in $(seq 300); do
+		q=$(col qpn)
+		[[ -n $q ]] && { echo "$q"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+# stable FIELD: wait until the live QP's FIELD stops moving for 1 s.
+stable() {
+	local a b _
+	b=$(col "$1")
+	for _ in $(seq 30); do
+		sleep 1
+		a=$b
+		b=$(col "$1")
+		[[ $a == "$b" ]] && return 0
+	done
+	return 1
+}
+lab_perf_start --port "$PORT" --timeout 120 --grace 0 \
+	perf -- ib_write_bw -d rxe0 -x "$gid" -s 4096 -t 16 -q 1 -D 90 -F -u 18 ||
+	tap_fail "ib_write_bw started"
+qpn=$(live_qpn) || tap_bail "no live QP"
+tap_diag "live QP $qpn, peer $(col peer_qpn)"
+
+if ((LAB_HOST == 2)); then
+	paced() { (($(col paced_pkts) > 0)); }
+	wait_for paced
+	tap_ok "rxe's own packets are paced (paced_pkts $(col paced_pkts))" paced
+	client=$(pgrep -x ib_write_bw) || tap_bail "no ib_write_bw process"
+	kill -STOP "$client"
+	stable paced_pkts || tap_diag "paced_pkts still moving"
+	lab_put peer_qpn "$(col peer_qpn)"
+fi
+lab_barrier quiet 120 || tap_bail "peer not quiet"
+
+# --- (1) a local user's packets are not rxe's
+if ((LAB_HOST == 2)); then
+	peer=$(col peer_qpn)
+	p0=$(col paced_pkts) e0=$(dpc ect_marked_pkts) n0=$(dpc tx_not_rxe_pkts)
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		/usr/bin/python3 "$here/forge_roce.py" udp "$LAB_PEER_eth0" "$peer" 50 ||
+		tap_diag "forge_roce.py udp failed"
+	sleep 1
+	tap_eq "a user's UDP naming the QP's peer leaves its pacing alone (paced_pkts +0)" \
+		0 $(($(col paced_pkts) - p0))
+	tap_eq "a user's UDP to 4791 is not ECT-marked (ect_marked_pkts +0)" \
+		0 $(($(dpc ect_marked_pkts) - e0))
+	tap_eq "tx_not_rxe_pkts counts the user's 50 datagrams" 50 $(($(dpc tx_not_rxe_pkts) - n0))
+fi
+lab_barrier user-done 120 || tap_bail "peer lost"
+
+# The client resumes, and the transfer ends.
+if ((LAB_HOST == 2)); then
+	kill -CONT "$client"
+fi
+if lab_perf_stop perf; then
+	tap_pass "ib_write_bw ran until stopped"
+else
+	tap_fail "ib_write_bw ran until stopped"
+fi
+
+tap_ok "rmmod rocetune" rtune_unload
+tap_ok "kernel log clean" kernel_log_clean
+tap_done

@@ -9,7 +9,11 @@
 # silent:
 #   1. host2: an unprivileged user's UDP datagrams to host1:4791 whose BTH
 #      names host2's QP's peer QPN do not touch that QP (paced_pkts) and are
-#      not ECT-marked; tx_not_rxe_pkts counts them.
+#      not ECT-marked; tx_not_rxe_pkts counts them;
+#   2. host1: CE-marked packets naming its live QP from a host that is not
+#      the QP's peer, and from the peer to the link's broadcast address,
+#      are neither counted (ce_rcvd) nor answered (cnp_sent);
+#      ce_rejected_not_peer / ce_rejected_not_unicast count them.
 #
 # Run on the host:   selftests/dcqcn/datapath-guard.sh [lab-run options]
 
@@ -101,6 +105,29 @@ if ((LAB_HOST == 2)); then
 	tap_eq "tx_not_rxe_pkts counts the user's 50 datagrams" 50 $(($(dpc tx_not_rxe_pkts) - n0))
 fi
 lab_barrier user-done 120 || tap_bail "peer lost"
+
+# --- (2) CE marks count only from the QP's peer, to a unicast address
+# round NAME SRC DST COUNTER: host2 forges 20 CE-marked packets naming
+# host1's QP; host1 checks that they were counted in COUNTER only.
+round() {
+	local name=$1 src=$2 dst=$3 counter=$4 c0 s0 r0
+	if ((LAB_HOST == 1)); then
+		c0=$(col ce_rcvd) s0=$(col cnp_sent) r0=$(dpc "$counter")
+		lab_barrier "$name-ready" 60
+		lab_barrier "$name-sent" 60
+		sleep 1
+		tap_eq "CE $name: not counted (ce_rcvd +0)" 0 $(($(col ce_rcvd) - c0))
+		tap_eq "CE $name: not answered (cnp_sent +0)" 0 $(($(col cnp_sent) - s0))
+		tap_eq "CE $name: $counter counts 20" 20 $(($(dpc "$counter") - r0))
+	else
+		lab_barrier "$name-ready" 60
+		python3 "$here/forge_roce.py" ce "$src" "$dst" "$(lab_get 2 peer_qpn)" 20 ||
+			tap_diag "forge_roce.py ce failed"
+		lab_barrier "$name-sent" 60
+	fi
+}
+round from-stranger 198.18.1.99 "$LAB_PEER_eth0" ce_rejected_not_peer
+round to-broadcast "$LAB_ADDR_eth0" 198.18.1.255 ce_rejected_not_unicast
 
 # The client resumes, and the transfer ends.
 if ((LAB_HOST == 2)); then

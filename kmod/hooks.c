@@ -122,7 +122,8 @@ static void rtune_rp_cnp(struct rtune_dp *dp, struct sk_buff *skb,
 		atomic64_inc(&dp->cnt.cnp_rejected_unknown_qp);
 		return;
 	}
-	if (!ipv6_addr_equal(&rx->saddr, &qp->peer_addr)) {
+	if (!rtune_addr_from_peer(rx->v6, rx->saddr.s6_addr, qp->peer_v6,
+				  qp->peer_addr.s6_addr)) {
 		spin_lock_bh(&qp->lock);
 		qp->cnt.cnp_rejected++;
 		spin_unlock_bh(&qp->lock);

@@ -222,12 +222,15 @@ static inline bool rtune_addr_v4mapped(const u8 *a)
 
 /*
  * Whether a packet of family @v6 from @saddr comes from the peer @peer
- * (of family @peer_v6): same family, same address.
+ * (of family @peer_v6): same family, same address. An IPv6 packet from an
+ * IPv4-mapped source is nobody's peer: no host sends from one (Linux
+ * itself drops such packets on receive since 5.3), so it can only be a
+ * forgery aimed at the stored form of an IPv4 peer.
  */
 static inline bool rtune_addr_from_peer(bool v6, const u8 *saddr, bool peer_v6,
 					const u8 *peer)
 {
-	if (v6 != peer_v6)
+	if (v6 != peer_v6 || (v6 && rtune_addr_v4mapped(saddr)))
 		return false;
 	return !memcmp(saddr, peer, 16);
 }

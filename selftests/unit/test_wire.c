@@ -10,8 +10,9 @@
  *  - rtune_cnp_fill_l4() builds exactly the UDP header, BTH and padding
  *    of the reference IPv4 CNP;
  *  - the address checks of the hooks: a packet is its QP's peer's only in
- *    the peer's family and from the peer's exact address, and a CNP is
- *    only ever sent from a unicast address.
+ *    the peer's family and from the peer's exact address (never from an
+ *    IPv4-mapped IPv6 source), and a CNP is only ever sent from a unicast
+ *    address.
  */
 #include <stdlib.h>
 
@@ -219,6 +220,10 @@ static void test_addr(void)
 	} peers[] = {
 		{ false, "198.18.1.2", false, "198.18.1.2", true, "IPv4 from the IPv4 peer" },
 		{ false, "198.18.1.9", false, "198.18.1.2", false, "IPv4 from another IPv4 host" },
+		{ true, "::ffff:198.18.1.2", false, "198.18.1.2", false,
+		  "IPv6 from ::ffff:<the IPv4 peer>" },
+		{ true, "::ffff:198.18.1.2", true, "::ffff:198.18.1.2", false,
+		  "IPv6 from a v4-mapped source, whatever is stored" },
 		{ true, "2001::2", true, "2001::2", true, "IPv6 from the IPv6 peer" },
 		{ true, "2001::3", true, "2001::2", false, "IPv6 from another IPv6 host" },
 		{ false, "198.18.1.2", true, "2001::2", false, "IPv4 for an IPv6 peer" },
@@ -265,7 +270,7 @@ static void test_addr(void)
 
 int main(void)
 {
-	tap_plan(10 + 3 * (int)ARRAY_SIZE(pkts) + 5 + 3 + 5 + 13 + 1);
+	tap_plan(10 + 3 * (int)ARRAY_SIZE(pkts) + 5 + 3 + 7 + 13 + 1);
 	test_distinct_bytes();
 	test_packets();
 	test_writers();

@@ -4,11 +4,12 @@
  * this kernel creates its sockets and routes there).
  *
  *   LOCAL_IN     every RoCEv2 packet an rxe device receives passes here
- *                before rxe's UDP tunnel socket. Data and ACKs: start
- *                tracking the local QP they name; CE-marked ones from
- *                that QP's peer to a unicast address of ours are the
- *                notification point's input (count, maybe send a CNP).
- *                CNPs (BTH opcode 0x81, which rxe would drop): the
+ *                after the filter table (what the firewall drops never
+ *                reaches us) and before rxe's UDP tunnel socket. Data and
+ *                ACKs: start tracking the local QP they name; CE-marked
+ *                ones from that QP's peer to a unicast address of ours are
+ *                the notification point's input (count, maybe send a
+ *                CNP). CNPs (BTH opcode 0x81, which rxe would drop): the
  *                reaction point's input; consumed here.
  *   POST_ROUTING every RoCEv2 packet an rxe device sends: ECT marking and
  *                pacing (pacing.c).
@@ -283,18 +284,24 @@ static unsigned int rtune_post_routing6(void *priv, struct sk_buff *skb,
 	return rtune_post_routing(skb, state, true);
 }
 
+/*
+ * LOCAL_IN runs right after the filter table (iptables' filter and
+ * nftables chains of priority "filter", 0), so that what an administrator
+ * drops there (e.g. RoCEv2 from outside the fabric) never becomes a CE
+ * mark, a CNP or a tracked QP. Chains at a later priority run after us.
+ */
 static const struct nf_hook_ops rtune_nf_ops[] = {
 	{
 		.hook = rtune_local_in4,
 		.pf = NFPROTO_IPV4,
 		.hooknum = NF_INET_LOCAL_IN,
-		.priority = NF_IP_PRI_FIRST,
+		.priority = NF_IP_PRI_FILTER + 1,
 	},
 	{
 		.hook = rtune_local_in6,
 		.pf = NFPROTO_IPV6,
 		.hooknum = NF_INET_LOCAL_IN,
-		.priority = NF_IP6_PRI_FIRST,
+		.priority = NF_IP6_PRI_FILTER + 1,
 	},
 	{
 		.hook = rtune_post_routing4,

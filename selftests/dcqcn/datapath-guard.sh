@@ -13,7 +13,10 @@
 #   2. host1: CE-marked packets naming its live QP from a host that is not
 #      the QP's peer, and from the peer to the link's broadcast address,
 #      are neither counted (ce_rcvd) nor answered (cnp_sent);
-#      ce_rejected_not_peer / ce_rejected_not_unicast count them.
+#      ce_rejected_not_peer / ce_rejected_not_unicast count them;
+#   5. host1: forged CNPs that an nftables filter-table rule drops never
+#      reach the datapath (cnp_rejected_unknown_qp stays), while the same
+#      CNPs from an address the rule lets through do.
 #
 # Run on the host:   selftests/dcqcn/datapath-guard.sh [lab-run options]
 
@@ -128,6 +131,34 @@ round() {
 }
 round from-stranger 198.18.1.99 "$LAB_PEER_eth0" ce_rejected_not_peer
 round to-broadcast "$LAB_ADDR_eth0" 198.18.1.255 ce_rejected_not_unicast
+
+# --- (5) the filter table comes first
+if ((LAB_HOST == 1)); then
+	if ! command -v nft >/dev/null; then
+		tap_skip "nftables drops reach no hook" "nft not installed"
+		lab_barrier fw-ready 60
+		lab_barrier fw-sent 60
+	else
+		nft add table inet rtune_guard &&
+			nft add chain inet rtune_guard input '{ type filter hook input priority 0; }' &&
+			nft add rule inet rtune_guard input ip saddr 198.18.1.98 udp dport 4791 counter drop ||
+			tap_diag "nft set-up failed"
+		u0=$(dpc cnp_rejected_unknown_qp)
+		lab_barrier fw-ready 60
+		lab_barrier fw-sent 60
+		sleep 1
+		dropped=$(nft list chain inet rtune_guard input | awk '/counter packets/ {for (i=1;i<NF;i++) if ($i=="packets") print $(i+1)}')
+		tap_eq "nftables dropped the 10 CNPs from 198.18.1.98" 10 "${dropped:-0}"
+		tap_eq "only the 10 CNPs nftables let through reached the datapath" \
+			10 $(($(dpc cnp_rejected_unknown_qp) - u0))
+		nft delete table inet rtune_guard
+	fi
+else
+	lab_barrier fw-ready 60
+	python3 "$here/forge_cnp.py" 198.18.1.98 "$LAB_PEER_eth0" 0xfffff0 10
+	python3 "$here/forge_cnp.py" 198.18.1.97 "$LAB_PEER_eth0" 0xfffff0 10
+	lab_barrier fw-sent 60
+fi
 
 # The client resumes, and the transfer ends.
 if ((LAB_HOST == 2)); then

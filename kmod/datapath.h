@@ -120,6 +120,7 @@ struct rtune_dp_counters {
 	atomic64_t ce_rejected_not_peer;	/* CE from other than the peer */
 	atomic64_t ce_rejected_not_live;	/* CE for a QP not LIVE yet */
 	atomic64_t ce_rejected_not_unicast;	/* CE sent to a non-unicast address */
+	atomic64_t pacing_clamped_pkts;	/* clock held at the ceiling */
 };
 
 struct rtune_dp {

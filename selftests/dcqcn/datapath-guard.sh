@@ -16,7 +16,12 @@
 #      ce_rejected_not_peer / ce_rejected_not_unicast count them;
 #   5. host1: forged CNPs that an nftables filter-table rule drops never
 #      reach the datapath (cnp_rejected_unknown_qp stays), while the same
-#      CNPs from an address the rule lets through do.
+#      CNPs from an address the rule lets through do;
+#   8. host2: the client resumes; qp_ctl rate_cap_kbps=1 (a 1 kB packet is
+#      8 s at 1 kb/s) must not stamp packets beyond fq's horizon: fq drops
+#      none (horizon_drops), pacing_clamped_pkts counts the clamping
+#      (unclamped, rxe resent each packet fq dropped at once, each resend
+#      8 s further ahead, and host2 livelocked).
 #
 # Run on the host:   selftests/dcqcn/datapath-guard.sh [lab-run options]
 
@@ -76,6 +81,11 @@ stable() {
 	done
 	return 1
 }
+# fq_stat NAME: a counter of eth0's fq (0 when tc does not print it).
+fq_stat() {
+	tc -s qdisc show dev eth0 | awk -v k="$1" '{for (i=1;i<NF;i++) if ($i==k) {print $(i+1)+0; f=1; exit}} END {if (!f) print 0}'
+}
+
 lab_perf_start --port "$PORT" --timeout 120 --grace 0 \
 	perf -- ib_write_bw -d rxe0 -x "$gid" -s 4096 -t 16 -q 1 -D 90 -F -u 18 ||
 	tap_fail "ib_write_bw started"
@@ -160,15 +170,20 @@ else
 	lab_barrier fw-sent 60
 fi
 
-# The client resumes, and the transfer ends.
+# --- (8) the pacing clock stays within fq's horizon
 if ((LAB_HOST == 2)); then
 	kill -CONT "$client"
+	h0=$(fq_stat horizon_drops) c0=$(dpc pacing_clamped_pkts) p0=$(col paced_pkts)
+	printf '%s rate_cap_kbps=1' "$qpn" >"$P/qp_ctl"
+	sleep 4
+	tap_diag "at 1 kb/s: paced_pkts +$(($(col paced_pkts) - p0)), fq: $(tc -s qdisc show dev eth0 | tr '\n' ' ')"
+	tap_eq "a 1 kb/s cap stamps nothing beyond fq's horizon (horizon_drops +0)" \
+		0 $(($(fq_stat horizon_drops) - h0))
+	tap_ok "pacing_clamped_pkts counts the clamped packets" test $(($(dpc pacing_clamped_pkts) - c0)) -gt 0
+	printf '%s rate_cap_kbps=0' "$qpn" >"$P/qp_ctl"
 fi
-if lab_perf_stop perf; then
-	tap_pass "ib_write_bw ran until stopped"
-else
-	tap_fail "ib_write_bw ran until stopped"
-fi
+lab_perf_stop perf
+tap_diag "ib_write_bw: verdict $? (not asserted: a 1 kb/s cap may end it)"
 
 tap_ok "rmmod rocetune" rtune_unload
 tap_ok "kernel log clean" kernel_log_clean

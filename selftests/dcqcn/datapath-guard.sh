@@ -21,7 +21,10 @@
 #      8 s at 1 kb/s) must not stamp packets beyond fq's horizon: fq drops
 #      none (horizon_drops), pacing_clamped_pkts counts the clamping
 #      (unclamped, rxe resent each packet fq dropped at once, each resend
-#      8 s further ahead, and host2 livelocked).
+#      8 s further ahead, and host2 livelocked);
+#  11. a second ib_write_bw with $GUARD_QPS QPs, each capped through qp_ctl
+#      on host2: reading qp_ctl gives whole lines only, every capped QP or a
+#      closing "# truncated" line.
 #
 # Run on the host:   selftests/dcqcn/datapath-guard.sh [lab-run options]
 
@@ -38,6 +41,7 @@ fi
 . "$here/../kmod/lib.sh"
 P=$RT/rxe0/ports/1
 PORT=18515
+QPS=${GUARD_QPS:-150}
 
 tap_header
 rtune_require
@@ -183,7 +187,36 @@ if ((LAB_HOST == 2)); then
 	printf '%s rate_cap_kbps=0' "$qpn" >"$P/qp_ctl"
 fi
 lab_perf_stop perf
-tap_diag "ib_write_bw: verdict $? (not asserted: a 1 kb/s cap may end it)"
+tap_diag "first ib_write_bw: verdict $? (not asserted: a 1 kb/s cap may end it)"
+
+# --- (11) qp_ctl lists whole lines, never a cut one
+lab_perf_start --port $((PORT + 1)) --timeout 120 --grace 0 \
+	many -- ib_write_bw -d rxe0 -x "$gid" -s 4096 -t 16 -q "$QPS" -D 60 -F -u 18 ||
+	tap_fail "ib_write_bw -q $QPS started"
+if ((LAB_HOST == 2)); then
+	all_live() { (($(awk 'NR>1 && $3=="live"' "$P/qp_stats" | wc -l) >= QPS)); }
+	wait_for all_live || wait_for all_live || tap_diag "not all $QPS QPs live"
+	n=0
+	for q in $(awk 'NR>1 && $3=="live" {print $1}' "$P/qp_stats"); do
+		printf '%s rate_cap_kbps=4000000' "$q" >"$P/qp_ctl" && n=$((n + 1))
+	done
+	tap_diag "capped $n live QPs through qp_ctl"
+	cat "$P/qp_ctl" >"$LAB_HOST_DIR/qp_ctl.txt"
+	tap_diag "qp_ctl: $(wc -c <"$LAB_HOST_DIR/qp_ctl.txt") bytes, $(wc -l <"$LAB_HOST_DIR/qp_ctl.txt") lines"
+	tap_ok "qp_ctl ends with a newline" test "$(tail -c 1 "$LAB_HOST_DIR/qp_ctl.txt" | od -An -c | tr -d ' ')" = '\n'
+	bad=$(awk '!/^[0-9]+ cc_enable=[01] rate_cap_kbps=[0-9]+$/ && !/^# truncated: /' "$LAB_HOST_DIR/qp_ctl.txt" | head -3)
+	tap_eq "qp_ctl: every line whole" "" "$bad"
+	listed=$(grep -c rate_cap_kbps=4000000 "$LAB_HOST_DIR/qp_ctl.txt")
+	if grep -q '^# truncated: ' "$LAB_HOST_DIR/qp_ctl.txt"; then
+		tap_ok "qp_ctl: the truncation line is last" test "$(tail -n 1 "$LAB_HOST_DIR/qp_ctl.txt" | cut -c1-12)" = "# truncated:"
+		more=$(tail -n 1 "$LAB_HOST_DIR/qp_ctl.txt" | awk '{print $3}')
+		tap_eq "qp_ctl: listed + left out = every capped QP" "$n" $((listed + more))
+	else
+		tap_eq "qp_ctl lists every capped QP" "$n" "$listed"
+	fi
+fi
+lab_perf_stop many
+tap_diag "second ib_write_bw: verdict $?"
 
 tap_ok "rmmod rocetune" rtune_unload
 tap_ok "kernel log clean" kernel_log_clean

@@ -309,6 +309,11 @@ void rtune_dp_publish(struct rtune_dev *dev, struct rtune_port *port,
 	}
 	prev = rcu_replace_pointer(dp->params, next,
 				   lockdep_is_held(&rtune_dp_mutex));
+	/*
+	 * Pairs with the smp_mb() in rtune_qp_create(): an entry this walk
+	 * misses sees @next there and re-fits itself.
+	 */
+	smp_mb();
 	now = rtune_now_us();
 	rcu_read_lock();
 	rtune_dp_for_each_qp_rcu(dp, bkt, qp) {

@@ -5,6 +5,11 @@
  * them), then every driver counter under its own name. The driver's
  * counters are read through its own hw-stats ops into a private stats
  * struct, the same way the RDMA core fills sysfs hw_counters.
+ *
+ * The table is a configfs text attribute, one page (rxe's 30-odd lines
+ * take about 1 kB); a driver with more gets whole lines and a closing
+ * "# truncated: N more counters; ..." line, never a cut one; sysfs
+ * hw_counters has them all.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,13 +30,36 @@ void rtune_counters_fini(struct rtune_port *port)
 	port->hw_stats = NULL;
 }
 
+/* Longest line kept: a counter name the RDMA core would show, and a u64. */
+#define RTUNE_COUNTER_LINE_MAX	96
+#define RTUNE_COUNTERS_MORE_FMT	\
+	"# truncated: %u more counters; /sys/class/infiniband/%s/ports/%u/hw_counters has them\n"
+#define RTUNE_COUNTERS_MORE_MAX	(sizeof(RTUNE_COUNTERS_MORE_FMT) + 10 + IB_DEVICE_NAME_MAX + 10)
+
+/* Append one "name value" line to @page if it fits, else count it in @more. */
+static void rtune_counter_line(char *page, size_t *n, u32 *more,
+			       const char *name, u64 value)
+{
+	char line[RTUNE_COUNTER_LINE_MAX];
+	int l = snprintf(line, sizeof(line), "%s %llu\n", name, value);
+
+	if (*more || l >= (int)sizeof(line) ||
+	    *n + l > PAGE_SIZE - RTUNE_COUNTERS_MORE_MAX) {
+		(*more)++;
+		return;
+	}
+	memcpy(page + *n, line, l);
+	*n += l;
+}
+
 ssize_t rtune_counters_show(struct rtune_dev *dev, struct rtune_port *port,
-			 char *page)
+			    char *page)
 {
 	struct rdma_hw_stats *stats = port->hw_stats;
 	u64 neutral[RTUNE_C_COUNT] = {};
 	bool seen[RTUNE_C_COUNT] = {};
-	ssize_t n = 0;
+	size_t n = 0;
+	u32 more = 0;
 	int i, ret;
 
 	if (!stats)
@@ -57,13 +85,16 @@ ssize_t rtune_counters_show(struct rtune_dev *dev, struct rtune_port *port,
 	}
 	for (i = 0; i < RTUNE_C_COUNT; i++)
 		if (seen[i])
-			n += sysfs_emit_at(page, n, "%s %llu\n",
-					   rtune_counter_names[i], neutral[i]);
+			rtune_counter_line(page, &n, &more, rtune_counter_names[i],
+					   neutral[i]);
 	for (i = 0; i < stats->num_counters; i++)
 		if (rtune_compat_hw_stat_enabled(stats, i))
-			n += sysfs_emit_at(page, n, "%s %llu\n",
+			rtune_counter_line(page, &n, &more,
 					   rtune_compat_hw_stat_name(stats, i),
 					   stats->value[i]);
 	mutex_unlock(&stats->lock);
+	if (more)
+		n += scnprintf(page + n, PAGE_SIZE - n, RTUNE_COUNTERS_MORE_FMT, more,
+			       dev_name(&dev->ibdev->dev), port->num);
 	return n;
 }

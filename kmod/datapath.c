@@ -309,6 +309,11 @@ void rtune_dp_publish(struct rtune_dev *dev, struct rtune_port *port,
 	}
 	prev = rcu_replace_pointer(dp->params, next,
 				   lockdep_is_held(&rtune_dp_mutex));
+	/*
+	 * Pairs with the smp_mb() in rtune_qp_create(): an entry this walk
+	 * misses sees @next there and re-fits itself.
+	 */
+	smp_mb();
 	now = rtune_now_us();
 	rcu_read_lock();
 	rtune_dp_for_each_qp_rcu(dp, bkt, qp) {
@@ -328,7 +333,7 @@ ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page)
 	u32 nqps = READ_ONCE(dp->nqps);
 
 	return sysfs_emit(page,
-			  "qps %u\nqps_max %u\ncnp_rejected_unknown_qp %lld\ncnp_rejected_bad_icrc %lld\ncnp_send_failed %lld\nqp_table_full %lld\nqp_evicted %lld\nunpaced_pkts %lld\nect_marked_pkts %lld\n",
+			  "qps %u\nqps_max %u\ncnp_rejected_unknown_qp %lld\ncnp_rejected_bad_icrc %lld\ncnp_send_failed %lld\nqp_table_full %lld\nqp_evicted %lld\nunpaced_pkts %lld\nect_marked_pkts %lld\ntx_not_rxe_pkts %lld\nce_rejected_not_peer %lld\nce_rejected_not_live %lld\nce_rejected_not_unicast %lld\npacing_clamped_pkts %lld\n",
 			  nqps, rtune_max_qps,
 			  atomic64_read(&c->cnp_rejected_unknown_qp),
 			  atomic64_read(&c->cnp_rejected_bad_icrc),
@@ -336,5 +341,10 @@ ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page)
 			  atomic64_read(&c->qp_table_full),
 			  atomic64_read(&c->qp_evicted),
 			  atomic64_read(&c->unpaced_pkts),
-			  atomic64_read(&c->ect_marked_pkts));
+			  atomic64_read(&c->ect_marked_pkts),
+			  atomic64_read(&c->tx_not_rxe_pkts),
+			  atomic64_read(&c->ce_rejected_not_peer),
+			  atomic64_read(&c->ce_rejected_not_live),
+			  atomic64_read(&c->ce_rejected_not_unicast),
+			  atomic64_read(&c->pacing_clamped_pkts));
 }

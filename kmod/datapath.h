@@ -57,7 +57,7 @@ struct rtune_qp_counters {
 	u64 cnp_sent;
 	u64 cnp_rcvd;		/* accepted CNPs */
 	u64 cnp_rejected;	/* CNPs naming this QP from another source */
-	u64 ce_rcvd;		/* CE-marked RoCEv2 packets received */
+	u64 ce_rcvd;		/* CE-marked packets from the peer, to us */
 	u64 paced_pkts;
 	u64 paced_bytes;
 	u64 rate_cuts;
@@ -115,6 +115,12 @@ struct rtune_dp_counters {
 	atomic64_t qp_evicted;
 	atomic64_t unpaced_pkts;	/* needed pacing, qdisc cannot */
 	atomic64_t ect_marked_pkts;
+	/* Rejections: RoCEv2 packets the datapath refused to act on. */
+	atomic64_t tx_not_rxe_pkts;	/* sent, but not by rxe: left alone */
+	atomic64_t ce_rejected_not_peer;	/* CE from other than the peer */
+	atomic64_t ce_rejected_not_live;	/* CE for a QP not LIVE yet */
+	atomic64_t ce_rejected_not_unicast;	/* CE sent to a non-unicast address */
+	atomic64_t pacing_clamped_pkts;	/* clock held at the ceiling */
 };
 
 struct rtune_dp {

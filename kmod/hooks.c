@@ -4,10 +4,12 @@
  * this kernel creates its sockets and routes there).
  *
  *   LOCAL_IN     every RoCEv2 packet an rxe device receives passes here
- *                before rxe's UDP tunnel socket. Data and ACKs: start
- *                tracking the local QP they name; CE-marked ones are the
- *                notification point's input (count, maybe send a CNP).
- *                CNPs (BTH opcode 0x81, which rxe would drop): the
+ *                after the filter table (what the firewall drops never
+ *                reaches us) and before rxe's UDP tunnel socket. Data and
+ *                ACKs: start tracking the local QP they name; CE-marked
+ *                ones from that QP's peer to a unicast address of ours are
+ *                the notification point's input (count, maybe send a
+ *                CNP). CNPs (BTH opcode 0x81, which rxe would drop): the
  *                reaction point's input; consumed here.
  *   POST_ROUTING every RoCEv2 packet an rxe device sends: ECT marking and
  *                pacing (pacing.c).
@@ -24,6 +26,7 @@
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include <net/route.h>
 
 #include "rocetune.h"
 #include "datapath.h"
@@ -120,7 +123,8 @@ static void rtune_rp_cnp(struct rtune_dp *dp, struct sk_buff *skb,
 		atomic64_inc(&dp->cnt.cnp_rejected_unknown_qp);
 		return;
 	}
-	if (!ipv6_addr_equal(&rx->saddr, &qp->peer_addr)) {
+	if (!rtune_addr_from_peer(rx->v6, rx->saddr.s6_addr, qp->peer_v6,
+				  qp->peer_addr.s6_addr)) {
 		spin_lock_bh(&qp->lock);
 		qp->cnt.cnp_rejected++;
 		spin_unlock_bh(&qp->lock);
@@ -140,8 +144,34 @@ static void rtune_rp_cnp(struct rtune_dp *dp, struct sk_buff *skb,
 	spin_unlock_bh(&qp->lock);
 }
 
-/* Notification point: a data packet or ACK for local QP rx->dqpn. */
-static void rtune_np_rx(struct rtune_dp *dp, const struct rtune_rx *rx)
+/*
+ * Whether @skb, received, was for one of our unicast addresses: the
+ * source of the CNP that may answer it. Not a multicast or broadcast
+ * frame, an address the core helper accepts, and for IPv4 not a directed
+ * broadcast (which only the input route knows).
+ */
+static bool rtune_rx_to_unicast(const struct sk_buff *skb, const struct rtune_rx *rx)
+{
+	const struct rtable *rt;
+
+	if (skb->pkt_type != PACKET_HOST ||
+	    !rtune_addr_unicast(rx->v6, rx->daddr.s6_addr))
+		return false;
+	if (rx->v6)
+		return true;
+	rt = skb_rtable(skb);
+	return !rt || !(rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST));
+}
+
+/*
+ * Notification point: a data packet or ACK for local QP rx->dqpn. A CE
+ * mark counts, and may be answered, only when it comes from the QP's peer
+ * in the peer's family and was sent to a unicast address of ours: anyone
+ * else could otherwise use up the QP's CNP allowance and have CNPs sent
+ * to a third party, or from a multicast source.
+ */
+static void rtune_np_rx(struct rtune_dp *dp, const struct sk_buff *skb,
+			const struct rtune_rx *rx)
 {
 	const struct rtune_dp_params *p;
 	struct rtune_qp *qp;
@@ -151,20 +181,32 @@ static void rtune_np_rx(struct rtune_dp *dp, const struct rtune_rx *rx)
 	qp = rtune_qp_get_or_create(dp, rx->dqpn);
 	if (!qp || !INET_ECN_is_ce(rx->tos))
 		return;
+	if (!rtune_rx_to_unicast(skb, rx)) {
+		atomic64_inc(&dp->cnt.ce_rejected_not_unicast);
+		return;
+	}
+	/* Pairs with rtune_qp_set_live(): the peer fields are valid once LIVE. */
+	if (smp_load_acquire(&qp->state) != RTUNE_QP_LIVE) {
+		atomic64_inc(&dp->cnt.ce_rejected_not_live);
+		return;
+	}
+	if (!rtune_addr_from_peer(rx->v6, rx->saddr.s6_addr, qp->peer_v6,
+				  qp->peer_addr.s6_addr)) {
+		atomic64_inc(&dp->cnt.ce_rejected_not_peer);
+		return;
+	}
 	p = rcu_dereference(dp->params);
 	spin_lock_bh(&qp->lock);
 	qp->cnt.ce_rcvd++;
-	/* Pairs with rtune_qp_set_live(): peer_qpn is valid once LIVE. */
-	if (smp_load_acquire(&qp->state) == RTUNE_QP_LIVE && qp->cc_enable &&
-	    (p->np_prios & BIT(rtune_rx_prio(rx))))
+	if (qp->cc_enable && (p->np_prios & BIT(rtune_rx_prio(rx))))
 		send = dcqcn_np_should_send_cnp(&qp->np, &p->dc, rtune_now_us());
 	spin_unlock_bh(&qp->lock);
 	if (!send)
 		return;
 	peer_qpn = qp->peer_qpn;
-	/* To whoever sent the marked packet, from the address it was for. */
+	/* To the peer, from the unicast address its packet was for. */
 	if (rtune_cnp_send(dp, p, rx->v6, &rx->daddr, &rx->saddr, peer_qpn,
-			0xc000 | (rx->dqpn & 0x3fff))) {
+			   0xc000 | (rx->dqpn & 0x3fff))) {
 		atomic64_inc(&dp->cnt.cnp_send_failed);
 		return;
 	}
@@ -189,7 +231,7 @@ static unsigned int rtune_local_in(struct sk_buff *skb, bool v6)
 		consume_skb(skb);
 		return NF_STOLEN;
 	}
-	rtune_np_rx(dp, &rx);
+	rtune_np_rx(dp, skb, &rx);
 	return NF_ACCEPT;
 }
 
@@ -242,18 +284,24 @@ static unsigned int rtune_post_routing6(void *priv, struct sk_buff *skb,
 	return rtune_post_routing(skb, state, true);
 }
 
+/*
+ * LOCAL_IN runs right after the filter table (iptables' filter and
+ * nftables chains of priority "filter", 0), so that what an administrator
+ * drops there (e.g. RoCEv2 from outside the fabric) never becomes a CE
+ * mark, a CNP or a tracked QP. Chains at a later priority run after us.
+ */
 static const struct nf_hook_ops rtune_nf_ops[] = {
 	{
 		.hook = rtune_local_in4,
 		.pf = NFPROTO_IPV4,
 		.hooknum = NF_INET_LOCAL_IN,
-		.priority = NF_IP_PRI_FIRST,
+		.priority = NF_IP_PRI_FILTER + 1,
 	},
 	{
 		.hook = rtune_local_in6,
 		.pf = NFPROTO_IPV6,
 		.hooknum = NF_INET_LOCAL_IN,
-		.priority = NF_IP6_PRI_FIRST,
+		.priority = NF_IP6_PRI_FILTER + 1,
 	},
 	{
 		.hook = rtune_post_routing4,

@@ -38,7 +38,14 @@ static int __init rtune_init(void)
 	return 0;
 
 err_hooks:
+	/*
+	 * A failed ib_register_client() has already removed the devices it
+	 * added, and their QP entries are queued for freeing after a grace
+	 * period: those callbacks must run before the module's text goes,
+	 * and before rtune_objects_exit() counts what is left.
+	 */
 	rtune_hooks_unregister();
+	rcu_barrier();
 err_configfs:
 	rtune_configfs_exit();
 err_out:

@@ -10,21 +10,59 @@
  * and pacing is reported inactive (configfs "pacing", kernel log) while
  * it is anything else. rxe gives each QP its own UDP source port, so fq
  * keeps each QP in its own flow.
+ *
+ * Only packets rxe itself sent are touched (rtune_skb_from_rxe()): a
+ * local user can send UDP to port 4791 with a BTH naming any QP, and a
+ * forwarded packet may carry anything.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/sch_generic.h>
+#include <net/sock.h>
 
 #include "rocetune.h"
 #include "datapath.h"
 #include "qp_hash.h"
 #include "compat/compat.h"
+
+/*
+ * How far ahead of now the pacing clock may run. fq drops a packet whose
+ * departure time is beyond its horizon (10 s by default), and a QP capped
+ * at a few kb/s would otherwise put every packet seconds further ahead
+ * (rate_cap_kbps=1: about 8 s per 1 kB packet). Held at half the default
+ * horizon: below (64 packets in flight x packet length) / 5 s, about
+ * 110 kb/s with 1 kB packets, a QP's rate is no longer held down, which is
+ * better than fq dropping its packets. Counted in pacing_clamped_pkts.
+ */
+#define RTUNE_PACE_MAX_AHEAD_NS	(5 * NSEC_PER_SEC)
+
+/*
+ * Whether rxe sent @skb. rxe transmits every packet from its QP's own
+ * kernel UDP socket (sock_create_kern() when the QP is created; rxe_send()
+ * sets skb->sk and a destructor of its own). A local user's socket is
+ * never a kernel socket and a forwarded packet has no socket, so neither
+ * passes; the destructor lying in the device driver's module also tells
+ * rxe's sockets from another kernel UDP user (a tunnel set up on port
+ * 4791). A driver built into the kernel has no module to compare with:
+ * then a kernel UDP socket is enough.
+ */
+static bool rtune_skb_from_rxe(const struct rtune_dp *dp, const struct sk_buff *skb)
+{
+	const struct module *owner = dp->dev->ibdev->ops.owner;
+	const struct sock *sk = skb->sk;
+
+	if (!sk || !sk_fullsock(sk) || !sk->sk_kern_sock ||
+	    sk->sk_protocol != IPPROTO_UDP)
+		return false;
+	return !owner || within_module((unsigned long)skb->destructor, owner);
+}
 
 /*
  * Is the egress qdisc of @dp fq? Copies the root qdisc's id to @id. With
@@ -104,10 +142,10 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	const struct rtune_dp_params *p = rcu_dereference(dp->params);
 	u8 _hdr[RTUNE_UDP_HLEN + RTUNE_BTH_LEN];
 	u32 rate, dqpn, len = skb->len;
+	bool limited, clamped = false;
 	struct in6_addr daddr;
 	const u8 *hdr, *bth;
 	struct rtune_qp *qp;
-	bool limited;
 	u64 now, t;
 	u8 ds, prio;
 
@@ -118,6 +156,10 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	/* Our own CNPs carry the DSCP/ECN they were built with. */
 	if (rtune_bth_opcode(bth) == RTUNE_BTH_OPCODE_CNP)
 		return NF_ACCEPT;
+	if (!rtune_skb_from_rxe(dp, skb)) {
+		atomic64_inc(&dp->cnt.tx_not_rxe_pkts);
+		return NF_ACCEPT;
+	}
 	dqpn = rtune_bth_dqpn(bth);
 	if (!v6) {
 		ds = ipv4_get_dsfield(ip_hdr(skb));
@@ -159,6 +201,10 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 			/* len bytes at rate kb/s take len * 8e6 / rate ns. */
 			qp->next_tx_ns = t + div_u64((u64)len * 8 * NSEC_PER_MSEC,
 						     rate);
+			if (qp->next_tx_ns > now + RTUNE_PACE_MAX_AHEAD_NS) {
+				qp->next_tx_ns = now + RTUNE_PACE_MAX_AHEAD_NS;
+				clamped = true;
+			}
 			qp->cnt.paced_pkts++;
 			qp->cnt.paced_bytes += len;
 			limited = false;
@@ -168,6 +214,8 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	}
 	WRITE_ONCE(qp->idle_gen, rtune_qp_tx_idle(qp, p, rate, now) ? p->gen : 0);
 	spin_unlock_bh(&qp->lock);
+	if (clamped)
+		atomic64_inc(&dp->cnt.pacing_clamped_pkts);
 	if (limited) {
 		atomic64_inc(&dp->cnt.unpaced_pkts);
 		pr_warn_ratelimited("%s: QP %u needs pacing but the egress qdisc is not fq: rate not enforced\n",

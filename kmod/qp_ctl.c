@@ -14,14 +14,30 @@
 #include "datapath.h"
 #include "qp_hash.h"
 
+/* The longest listing line, and the closing line of a listing cut short. */
+#define RTUNE_QP_CTL_LINE_MAX	sizeof("16777215 cc_enable=1 rate_cap_kbps=4294967295\n")
+#define RTUNE_QP_CTL_MORE_FMT	"# truncated: %u more QPs; qp_stats lists every QP's tunables\n"
+#define RTUNE_QP_CTL_MORE_MAX	(sizeof(RTUNE_QP_CTL_MORE_FMT) + 10)
+
+/*
+ * The QPs with non-default tunables, one whole line each, in one page (a
+ * configfs text attribute). When they do not all fit, the listing ends
+ * with a "# truncated: N more QPs; ..." line instead of a cut one;
+ * qp_stats, which is not limited to a page, has every QP's cc_enable and
+ * rate_cap_kbps.
+ */
 ssize_t rtune_qp_ctl_show(struct rtune_dp *dp, char *page)
 {
+	const size_t room = PAGE_SIZE - RTUNE_QP_CTL_MORE_MAX;
+	char line[RTUNE_QP_CTL_LINE_MAX];
 	struct rtune_qp *qp;
 	unsigned int bkt;
-	ssize_t n = 0;
+	u32 more = 0;
+	size_t n = 0;
 
 	rcu_read_lock();
 	rtune_dp_for_each_qp_rcu(dp, bkt, qp) {
+		size_t l;
 		bool en;
 		u32 cap;
 
@@ -31,10 +47,18 @@ ssize_t rtune_qp_ctl_show(struct rtune_dp *dp, char *page)
 		spin_unlock_bh(&qp->lock);
 		if (en && !cap)
 			continue;
-		n += sysfs_emit_at(page, n, "%u cc_enable=%u rate_cap_kbps=%u\n",
-				   qp->qpn, en, cap);
+		l = scnprintf(line, sizeof(line), "%u cc_enable=%u rate_cap_kbps=%u\n",
+			      qp->qpn, en, cap);
+		if (more || n + l > room) {
+			more++;
+			continue;
+		}
+		memcpy(page + n, line, l);
+		n += l;
 	}
 	rcu_read_unlock();
+	if (more)
+		n += scnprintf(page + n, PAGE_SIZE - n, RTUNE_QP_CTL_MORE_FMT, more);
 	return n;
 }
 

@@ -67,10 +67,21 @@ static void rtune_qp_free_rcu(struct rcu_head *head)
 	rtune_obj_free(RTUNE_OBJ_QP, container_of(head, struct rtune_qp, rcu));
 }
 
-/* Allocate and publish an entry; caller holds RCU, BH off or softirq. */
+/*
+ * Allocate and publish an entry; caller holds RCU, BH off or softirq.
+ *
+ * The entry starts on the parameters read here. A commit that publishes
+ * new ones between that read and the insertion re-fits every entry its
+ * walk finds (rtune_dp_publish()), which may not include this one; so
+ * after inserting, the parameters are read again and the entry re-fitted
+ * if they changed. With a full barrier on both sides between the write
+ * (insertion / new pointer) and the read (parameters / walk), at least one
+ * of the two sees the other; re-fitting twice is harmless.
+ */
 struct rtune_qp *rtune_qp_create(struct rtune_dp *dp, u32 qpn, gfp_t gfp)
 {
 	const struct rtune_dp_params *p = rcu_dereference(dp->params);
+	const struct rtune_dp_params *cur;
 	struct rtune_qp *qp, *old;
 	bool kick;
 
@@ -106,6 +117,15 @@ struct rtune_qp *rtune_qp_create(struct rtune_dp *dp, u32 qpn, gfp_t gfp)
 	dp->nqps++;
 	kick = llist_add(&qp->learn_node, &dp->learn);
 	spin_unlock_bh(&rtune_qp_lock);
+	/* Pairs with the smp_mb() in rtune_dp_publish(). */
+	smp_mb();
+	cur = rcu_dereference(dp->params);
+	if (cur != p) {
+		/* Just created: nothing to catch up on the old parameters. */
+		spin_lock_bh(&qp->lock);
+		dcqcn_rp_reparam(&qp->rp, &cur->dc, rtune_now_us());
+		spin_unlock_bh(&qp->lock);
+	}
 	if (kick)
 		mod_delayed_work(system_wq, &dp->work, 0);
 	return qp;

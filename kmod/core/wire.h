@@ -208,4 +208,52 @@ static inline void rtune_cnp_fill_l4(u8 *l4, u16 sport, u32 dqpn)
 	rtune_bth_set_dqpn(bth, dqpn);
 }
 
+/*
+ * Addresses as the datapath keeps them: 16 bytes, an IPv6 address or an
+ * IPv4 one as IPv4-mapped (::ffff:a.b.c.d), with the packet's family
+ * (@v6) beside them, since the bytes alone do not say which it came in.
+ */
+static inline bool rtune_addr_v4mapped(const u8 *a)
+{
+	static const u8 prefix[12] = { [10] = 0xff, [11] = 0xff };
+
+	return !memcmp(a, prefix, sizeof(prefix));
+}
+
+/*
+ * Whether a packet of family @v6 from @saddr comes from the peer @peer
+ * (of family @peer_v6): same family, same address. An IPv6 packet from an
+ * IPv4-mapped source is nobody's peer: no host sends from one (Linux
+ * itself drops such packets on receive since 5.3), so it can only be a
+ * forgery aimed at the stored form of an IPv4 peer.
+ */
+static inline bool rtune_addr_from_peer(bool v6, const u8 *saddr, bool peer_v6,
+					const u8 *peer)
+{
+	if (v6 != peer_v6 || (v6 && rtune_addr_v4mapped(saddr)))
+		return false;
+	return !memcmp(saddr, peer, 16);
+}
+
+/*
+ * Whether @a (family @v6) may be the source of a packet the module sends:
+ * unicast. Refused for IPv4: 0/8, 127/8, multicast (224/4), 240/4 and the
+ * limited broadcast, and an address not stored IPv4-mapped; for IPv6:
+ * multicast (ff00::/8), ::, ::1 and IPv4-mapped addresses. (A subnet's
+ * directed broadcast needs the routing table: the hook checks that.)
+ */
+static inline bool rtune_addr_unicast(bool v6, const u8 *a)
+{
+	static const u8 zero[15];
+
+	if (!v6) {
+		if (!rtune_addr_v4mapped(a))
+			return false;
+		return a[12] != 0 && a[12] != 127 && a[12] < 224;
+	}
+	if (a[0] == 0xff || rtune_addr_v4mapped(a))
+		return false;
+	return memcmp(a, zero, sizeof(zero)) || a[15] > 1;
+}
+
 #endif /* _ROCETUNE_CORE_WIRE_H */

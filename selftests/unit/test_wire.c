@@ -8,7 +8,11 @@
  *    0xffff, BECN set, DestQP as given) and an RC ACK rxe sent;
  *  - each writer on a patterned buffer changes its own bytes only;
  *  - rtune_cnp_fill_l4() builds exactly the UDP header, BTH and padding
- *    of the reference IPv4 CNP.
+ *    of the reference IPv4 CNP;
+ *  - the address checks of the hooks: a packet is its QP's peer's only in
+ *    the peer's family and from the peer's exact address (never from an
+ *    IPv4-mapped IPv6 source), and a CNP is only ever sent from a unicast
+ *    address.
  */
 #include <stdlib.h>
 
@@ -172,12 +176,105 @@ static void test_cnp(void)
 		  "cnp_fill_l4 keeps the QPN to 24 bits and BECN set");
 }
 
+/* @s: dotted IPv4 or a short IPv6 form with "::" (test inputs only). */
+static void addr(const char *s, u8 a[16])
+{
+	unsigned int b[4];
+
+	memset(a, 0, 16);
+	if (sscanf(s, "%u.%u.%u.%u", &b[0], &b[1], &b[2], &b[3]) == 4) {
+		a[10] = a[11] = 0xff;
+		for (int i = 0; i < 4; i++)
+			a[12 + i] = (u8)b[i];
+		return;
+	}
+	/* "H::L" or "::ffff:a.b.c.d" or "::L": enough for the cases below. */
+	if (!strncmp(s, "::ffff:", 7)) {
+		addr(s + 7, a);
+		return;
+	}
+	if (s[0] != ':') {
+		unsigned int h = (unsigned int)strtoul(s, NULL, 16);
+
+		a[0] = (u8)(h >> 8);
+		a[1] = (u8)h;
+	}
+	s = strstr(s, "::") + 2;
+	if (*s) {
+		unsigned int l = (unsigned int)strtoul(s, NULL, 16);
+
+		a[14] = (u8)(l >> 8);
+		a[15] = (u8)l;
+	}
+}
+
+static void test_addr(void)
+{
+	static const struct {
+		bool v6;
+		const char *src;
+		bool peer_v6;
+		const char *peer;
+		bool match;
+		const char *what;
+	} peers[] = {
+		{ false, "198.18.1.2", false, "198.18.1.2", true, "IPv4 from the IPv4 peer" },
+		{ false, "198.18.1.9", false, "198.18.1.2", false, "IPv4 from another IPv4 host" },
+		{ true, "::ffff:198.18.1.2", false, "198.18.1.2", false,
+		  "IPv6 from ::ffff:<the IPv4 peer>" },
+		{ true, "::ffff:198.18.1.2", true, "::ffff:198.18.1.2", false,
+		  "IPv6 from a v4-mapped source, whatever is stored" },
+		{ true, "2001::2", true, "2001::2", true, "IPv6 from the IPv6 peer" },
+		{ true, "2001::3", true, "2001::2", false, "IPv6 from another IPv6 host" },
+		{ false, "198.18.1.2", true, "2001::2", false, "IPv4 for an IPv6 peer" },
+	};
+	static const struct {
+		bool v6;
+		const char *a;
+		bool unicast;
+	} dsts[] = {
+		{ false, "198.18.1.1", true },
+		{ false, "224.0.0.1", false },
+		{ false, "239.1.2.3", false },
+		{ false, "255.255.255.255", false },
+		{ false, "240.0.0.1", false },
+		{ false, "0.0.0.0", false },
+		{ false, "127.0.0.1", false },
+		{ true, "2001::1", true },
+		{ true, "ff02::1", false },
+		{ true, "ff05::2", false },
+		{ true, "::", false },
+		{ true, "::1", false },
+		{ true, "::ffff:198.18.1.1", false },
+	};
+	u8 a[16], b[16];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(peers); i++) {
+		addr(peers[i].src, a);
+		addr(peers[i].peer, b);
+		tap_check(rtune_addr_from_peer(peers[i].v6, a, peers[i].peer_v6, b) ==
+			  peers[i].match, "addr_from_peer: %s: %s", peers[i].what,
+			  peers[i].match ? "the peer" : "not the peer");
+	}
+	for (i = 0; i < ARRAY_SIZE(dsts); i++) {
+		addr(dsts[i].a, a);
+		tap_check(rtune_addr_unicast(dsts[i].v6, a) == dsts[i].unicast,
+			  "addr_unicast: %s (IPv%c) is %s", dsts[i].a, dsts[i].v6 ? '6' : '4',
+			  dsts[i].unicast ? "unicast" : "not unicast");
+	}
+	addr("198.18.1.1", a);
+	a[11] = 0;
+	tap_check(!rtune_addr_unicast(false, a), "addr_unicast: an IPv4 address not stored v4-mapped");
+}
+
 int main(void)
 {
-	tap_plan(10 + 3 * (int)ARRAY_SIZE(pkts) + 5 + 3);
+	tap_plan(10 + 3 * (int)ARRAY_SIZE(pkts) + 5 + 3 + 7 + 13 + 1);
 	test_distinct_bytes();
 	test_packets();
 	test_writers();
 	test_cnp();
+	test_addr();
 	return tap_done();
 }

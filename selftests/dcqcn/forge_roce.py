@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""forge_roce.py: send RoCEv2-looking packets that rxe did not send.
+
+  forge_roce.py udp DST DQPN [COUNT]
+      COUNT (default 50) datagrams to DST:4791 from an ordinary UDP socket
+      (no privilege needed), each a BTH (SEND Only) naming QP DQPN and a
+      few bytes: what any local user can put on the wire.
+  forge_roce.py ce SRC DST DQPN [COUNT]
+      COUNT (default 20) CE-marked RoCEv2 packets (SEND Only naming DQPN,
+      correct ICRC) from SRC to DST over a raw IPv4 socket (root); DST may
+      be the link's broadcast address.
+
+Only lab addresses (198.18.0.0/15) are accepted."""
+import ipaddress
+import socket
+import struct
+import sys
+import zlib
+
+LAB = ipaddress.ip_network('198.18.0.0/15')
+OP_SEND_ONLY = 0x04
+
+
+def lab_addr(s):
+    a = ipaddress.ip_address(s)
+    if a not in LAB:
+        sys.exit('forge_roce: only 198.18.0.0/15 addresses')
+    return a
+
+
+def bth(dqpn, psn):
+    return bytes([OP_SEND_ONLY, 0, 0xff, 0xff]) + struct.pack('>II', dqpn & 0xffffff,
+                                                               psn & 0xffffff)
+
+
+def icrc(pkt):
+    b = bytearray(pkt)
+    ihl = (b[0] & 15) * 4
+    b[1] = 0xff
+    b[8] = 0xff
+    b[10] = b[11] = 0xff
+    b[ihl + 6] = b[ihl + 7] = 0xff
+    b[ihl + 12] = 0xff
+    return struct.pack('<I', zlib.crc32(b'\xff' * 8 + bytes(b)) & 0xffffffff)
+
+
+def ce_packet(src, dst, dqpn, ident):
+    payload = bth(dqpn, ident) + bytes(16)
+    l4len = 8 + len(payload) + 4
+    udp = struct.pack('>HHHH', 0xc321, 4791, l4len, 0)
+    # TOS 0x03: DSCP 0, ECN CE.
+    ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0x03, 20 + l4len, ident, 0x4000, 64, 17, 0,
+                     src.packed, dst.packed)
+    pkt = ip + udp + payload
+    return pkt + icrc(pkt)
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    mode = sys.argv[1]
+    if mode == 'udp':
+        dst = lab_addr(sys.argv[2])
+        dqpn = int(sys.argv[3], 0)
+        count = int(sys.argv[4]) if len(sys.argv) > 4 else 50
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        for i in range(count):
+            s.sendto(bth(dqpn, i) + bytes(20), (str(dst), 4791))
+    elif mode == 'ce' and len(sys.argv) >= 5:
+        src, dst = lab_addr(sys.argv[2]), lab_addr(sys.argv[3])
+        dqpn = int(sys.argv[4], 0)
+        count = int(sys.argv[5]) if len(sys.argv) > 5 else 20
+        s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+        for i in range(count):
+            # A non-zero ID: the kernel would pick one for 0, after the ICRC.
+            s.sendto(ce_packet(src, dst, dqpn, 0x2000 + i), (str(dst), 0))
+    else:
+        sys.exit(__doc__)
+
+
+main()

@@ -295,9 +295,14 @@ if ((LAB_HOST == 1)); then
 	tap_eq "whole phase, start-up included: fewer retransmissions ($cc vs $base) and drops ($ddrop vs $bdrop)" \
 		1 "$((cc < base && ddrop < bdrop))"
 	# Throughput is reported, not asserted: on two shared cores the guests'
-	# CPU, not the bottleneck, often sets it (see bench/incast).
-	tap_eq "the transfer with rocetune moved data ($gd Gb/s)" 1 \
-		"$(awk -v a="$gd" 'BEGIN {print (a > 0) ? 1 : 0}')"
+	# CPU, not the bottleneck, often sets it (see bench/incast). That data
+	# moved is asserted on the iterations perftest completed: its Gb/s
+	# figure comes from a cycle-counter clock that TCG can skew to 0.000000
+	# (seen in make check with 58 iterations done and a "correlation
+	# coefficient < 0.9" warning).
+	iters=$(lab_perf_result dcqcn 2)
+	tap_eq "the transfer with rocetune moved data (${iters:-no} iterations, $gd Gb/s)" 1 \
+		"$(awk -v n="${iters:-0}" 'BEGIN {print (n > 0) ? 1 : 0}')"
 fi
 lab_barrier dcqcn-done 180 || tap_bail "peer lost in dcqcn phase"
 

@@ -18,16 +18,22 @@
 
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
-top=$(cd "$here/../.." && pwd)
-if [[ -z ${LAB_HOST:-} ]]; then
-	exec "$top/selftests/lab/lab-run" --hosts 1 --timeout 300 "$@" \
+if [[ -z ${LAB_HOST:-} && -x $here/../lab/lab-run ]]; then
+	exec "$here/../lab/lab-run" --hosts 1 --timeout 300 "$@" \
 		--script "1=$here/bnxt_re.sh"
 fi
 
-. "$top/selftests/lib/tap.sh"
+. "$here/../lib/tap.sh"
+. "$here/../lib/tree.sh"
 
-RT=$top/tools/rocetune/rocetune
-KO=$top/kmod/hwsim/rocetune_hwsim.ko
+RT=$RTUNE_TOOL
+if [[ -n $RTUNE_SRC ]]; then
+	KO=${HWSIM_KO:-$RTUNE_SRC/kmod/hwsim/rocetune_hwsim.ko}
+	PROFILES=$RTUNE_SRC/profiles
+else
+	KO=${HWSIM_KO:-}
+	PROFILES=$here/profiles
+fi
 ROOT=/sys/kernel/debug/rocetune_hwsim
 BDF=0000:fd:00.0
 CC=$ROOT/bnxt_re/$BDF/cc_config
@@ -37,7 +43,9 @@ export ROCETUNE_STATE_DIR=$W/state
 export ROCETUNE_TEST_DEBUGFS=$ROOT
 export ROCETUNE_TEST_SURFACE="rxe0=bnxt_re/$BDF"
 
-[[ -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune)"
+[[ -n $KO ]] ||
+	tap_skip_all "needs the rocetune_hwsim test module, a lab module that an installed tree does not have (HWSIM_KO=PATH)"
+[[ -n $RT && -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune) or not in PATH"
 [[ -f $KO ]] || tap_skip_all "rocetune_hwsim.ko not built (make module)"
 modinfo -F vermagic "$KO" 2>/dev/null | grep -q "^$(uname -r) " ||
 	tap_skip_all "$KO was built for another kernel than $(uname -r)"

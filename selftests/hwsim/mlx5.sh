@@ -22,16 +22,22 @@
 
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
-top=$(cd "$here/../.." && pwd)
-if [[ -z ${LAB_HOST:-} ]]; then
-	exec "$top/selftests/lab/lab-run" --hosts 1 --timeout 400 "$@" \
+if [[ -z ${LAB_HOST:-} && -x $here/../lab/lab-run ]]; then
+	exec "$here/../lab/lab-run" --hosts 1 --timeout 400 "$@" \
 		--script "1=$here/mlx5.sh"
 fi
 
-. "$top/selftests/lib/tap.sh"
+. "$here/../lib/tap.sh"
+. "$here/../lib/tree.sh"
 
-RT=$top/tools/rocetune/rocetune
-KO=$top/kmod/hwsim/rocetune_hwsim.ko
+RT=$RTUNE_TOOL
+if [[ -n $RTUNE_SRC ]]; then
+	KO=${HWSIM_KO:-$RTUNE_SRC/kmod/hwsim/rocetune_hwsim.ko}
+	PROFILES=$RTUNE_SRC/profiles
+else
+	KO=${HWSIM_KO:-}
+	PROFILES=$here/profiles
+fi
 ROOT=/sys/kernel/debug/rocetune_hwsim
 BDF=0000:fe:00.0
 DEV=$ROOT/mlx5/$BDF
@@ -42,7 +48,9 @@ export ROCETUNE_STATE_DIR=$W/state
 export ROCETUNE_TEST_DEBUGFS=$ROOT
 export ROCETUNE_TEST_SURFACE="rxe0=mlx5/$BDF"
 
-[[ -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune)"
+[[ -n $KO ]] ||
+	tap_skip_all "needs the rocetune_hwsim test module, a lab module that an installed tree does not have (HWSIM_KO=PATH)"
+[[ -n $RT && -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune) or not in PATH"
 [[ -f $KO ]] || tap_skip_all "rocetune_hwsim.ko not built (make module)"
 modinfo -F vermagic "$KO" 2>/dev/null | grep -q "^$(uname -r) " ||
 	tap_skip_all "$KO was built for another kernel than $(uname -r)"
@@ -101,7 +109,7 @@ fresh
 # ------------------------------------------------------------- the example
 EX=$W/connectx-upstream.conf
 sed 's/^rdma_device = .*/rdma_device = rxe0/' \
-	"$top/profiles/hardware/connectx-upstream.conf" > "$EX"
+	"$PROFILES/hardware/connectx-upstream.conf" > "$EX"
 out=$("$RT" --json apply "$EX"); rc=$?
 tap_eq "example: apply changes the host (exit 2)" 2 "$rc"
 [[ $rc -eq 2 ]] || printf '%s\n' "$out" | sed 's/^/#   /'

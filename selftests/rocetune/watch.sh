@@ -19,18 +19,23 @@
 
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
-top=$(cd "$here/../.." && pwd)
-if [[ -z ${LAB_HOST:-} ]]; then
-	exec "$top/selftests/lab/lab-run" --hosts 1 --timeout 900 "$@" \
+if [[ -z ${LAB_HOST:-} && -x $here/../lab/lab-run ]]; then
+	exec "$here/../lab/lab-run" --hosts 1 --timeout 900 "$@" \
 		--script "1=$here/watch.sh"
 fi
 
-. "$top/selftests/lib/tap.sh"
+. "$here/../lib/tap.sh"
+. "$here/../lib/tree.sh"
 
-RT=$top/tools/rocetune/rocetune
+RT=$RTUNE_TOOL
+if [[ -n $RTUNE_SRC ]]; then
+	PROFILES=$RTUNE_SRC/profiles
+else
+	PROFILES=$here/profiles
+fi
 EV=$here/watch_events.py
-DCBSIM=$top/kmod/dcbsim/rocetune_dcbsim.ko
-RTKO=$top/kmod/rocetune.ko
+DCBSIM=$RTUNE_DCBSIM_KO
+RTKO=$RTUNE_KO
 CC=/sys/kernel/config/rocetune/rxe0/ports/1/cc
 W=$(mktemp -d /run/rocetune-watch.XXXXXX)
 have_cc=0
@@ -39,7 +44,9 @@ have_cc=0
 T_NL=5
 T_POLL=6
 
-[[ -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune)"
+[[ -n $DCBSIM ]] ||
+	tap_skip_all "needs the rocetune_dcbsim test device, a lab module that an installed tree does not have (DCBSIM_KO=PATH)"
+[[ -n $RT && -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune) or not in PATH"
 [[ -f $DCBSIM ]] || tap_skip_all "rocetune_dcbsim.ko not built"
 
 setup() {
@@ -148,7 +155,7 @@ mkdevs || tap_bail "cannot create dcbsim test devices"
 ((have_cc)) || tap_diag "kmod/rocetune.ko absent: the [cc] checks are skipped"
 
 P=$W/lossless.conf
-sed 's/^netdev = .*/netdev = dcb*/' "$top/profiles/lossless-roce.conf" > "$P"
+sed 's/^netdev = .*/netdev = dcb*/' "$PROFILES/lossless-roce.conf" > "$P"
 ((have_cc)) || sed -i '/^\[cc\]/,$d' "$P"
 "$RT" apply "$P" > "$W/apply.out" 2>&1
 rc=$?

@@ -34,10 +34,12 @@ OUT=$LAB_HOST_DIR/run_kselftest.out
 MUST_PASS="kmod:lifecycle.sh kmod:params.sh kmod:churn.sh kmod:devices.sh"
 LAB_ONLY="kmod:counters.sh dcbsim:stacked.sh dcqcn:ecn-bottleneck.sh
 	dcqcn:qp-many.sh dcqcn:rmmod-traffic.sh dcqcn:idle-pacing.sh
-	lab:smoke-1host.sh lab:smoke-2host.sh"
-DCBSIM_ONLY="dcbsim:lifecycle.sh dcbsim:dcb.sh dcbsim:fault.sh rocetune:apply.sh"
+	dcqcn:datapath-guard.sh lab:smoke-1host.sh lab:smoke-2host.sh"
+DCBSIM_ONLY="dcbsim:lifecycle.sh dcbsim:dcb.sh dcbsim:fault.sh rocetune:apply.sh
+	rocetune:watch.sh"
+HWSIM_ONLY="hwsim:mlx5.sh hwsim:bnxt_re.sh"
 
-tap_plan 13
+tap_plan 14
 
 t_node() {
 	install -D -m 644 "$KO" "/lib/modules/$K/updates/rocetune.ko" &&
@@ -126,6 +128,8 @@ skipped() {
 tap_ok "lab-only suites skip, saying they need the lab" skipped 'QEMU lab' $LAB_ONLY
 # shellcheck disable=SC2086
 tap_ok "dcbsim suites skip, saying they need the test device" skipped rocetune_dcbsim $DCBSIM_ONLY
+# shellcheck disable=SC2086
+tap_ok "hwsim suites skip, saying they need the test module" skipped rocetune_hwsim $HWSIM_ONLY
 
 t_node_device() {
 	nested kmod:devices.sh | grep -Eq '^ok [0-9]+ rxe0/1: rocetune show' &&
@@ -136,7 +140,7 @@ tap_ok "kmod:devices.sh checked the node's own device, rxe0" t_node_device
 t_all_known() {
 	local e
 	for e in "${LIST[@]}"; do
-		[[ " $MUST_PASS $LAB_ONLY $DCBSIM_ONLY " == *[[:space:]]"${e}"[[:space:]]* ]] ||
+		[[ " $MUST_PASS $LAB_ONLY $DCBSIM_ONLY $HWSIM_ONLY " == *[[:space:]]"${e}"[[:space:]]* ]] ||
 			{ echo "$e: new suite, add it to this test's lists"; return 1; }
 	done
 }

@@ -46,4 +46,5 @@ def main():
         s.sendto(cnp(src, dst, dqpn, 0x1000 + i), (str(dst), 0))
 
 
-main()
+if __name__ == '__main__':
+    main()

@@ -16,7 +16,8 @@ import ipaddress
 import socket
 import struct
 import sys
-import zlib
+
+from forge_cnp import icrc  # the same ICRC over the same masked headers
 
 LAB = ipaddress.ip_network('198.18.0.0/15')
 OP_SEND_ONLY = 0x04
@@ -33,16 +34,6 @@ def bth(dqpn, psn):
     return bytes([OP_SEND_ONLY, 0, 0xff, 0xff]) + struct.pack('>II', dqpn & 0xffffff,
                                                                psn & 0xffffff)
 
-
-def icrc(pkt):
-    b = bytearray(pkt)
-    ihl = (b[0] & 15) * 4
-    b[1] = 0xff
-    b[8] = 0xff
-    b[10] = b[11] = 0xff
-    b[ihl + 6] = b[ihl + 7] = 0xff
-    b[ihl + 12] = 0xff
-    return struct.pack('<I', zlib.crc32(b'\xff' * 8 + bytes(b)) & 0xffffffff)
 
 
 def ce_packet(src, dst, dqpn, ident):

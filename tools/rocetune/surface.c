@@ -148,6 +148,35 @@ static int read_raw(struct rtune_hwcc *hw)
 	return 0;
 }
 
+/*
+ * The neutral values the raw files express: a bit in *nvalid per
+ * parameter mapped to a file that was read and decodes within range.
+ */
+static void decode_raw(const struct rtune_hwcc *hw, struct rtune_param_set *s,
+		       uint32_t *nvalid)
+{
+	const struct rtune_surface *sf = hw->sf;
+	int id;
+
+	*nvalid = 0;
+	for (id = 0; id < RTUNE_P_COUNT; id++) {
+		const struct rtune_param_desc *pd = &rtune_param_descs[id];
+		int f = sf->map[id].file;
+		uint64_t v;
+
+		if (f < 0 || !(hw->raw_valid & (1u << f)))
+			continue;
+		v = hw->raw[f];
+		if (sf->decode &&
+		    !sf->decode((enum rtune_param_id)id, hw->raw, hw->raw_valid, &v))
+			continue;
+		if (v < pd->min || v > pd->max)
+			continue;
+		s->v[id] = (uint32_t)v;
+		*nvalid |= 1u << id;
+	}
+}
+
 void surface_read_dev(struct rtune_link *d)
 {
 	struct rtune_hwcc *hw = &d->hw;
@@ -169,7 +198,7 @@ void surface_read_dev(struct rtune_link *d)
 	}
 	if (read_raw(hw))
 		return;
-	hw->sf->from_raw(hw->raw, hw->raw_valid, &d->cc, &d->cc_valid);
+	decode_raw(hw, &d->cc, &d->cc_valid);
 	d->cc_ok = true;
 }
 

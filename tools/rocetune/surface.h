@@ -58,11 +58,12 @@ struct rtune_surface {
 	int (*to_raw)(enum rtune_param_id id, uint32_t v, uint32_t *raw, uint32_t *fmask,
 		      char *why, size_t wlen);
 	/*
-	 * Raw values (bits of @valid read) into neutral values; a bit in
-	 * *nvalid per parameter whose value the raw files express.
+	 * The neutral value of mapped parameter @id, given the raw files read
+	 * (bits of @valid) and *v preset to its own file's raw value. Returns
+	 * false when the raw files do not express a value of ours. NULL: the
+	 * raw value is the neutral one.
 	 */
-	void (*from_raw)(const uint32_t *raw, uint32_t valid, struct rtune_param_set *s,
-			 uint32_t *nvalid);
+	bool (*decode)(enum rtune_param_id id, const uint32_t *raw, uint32_t valid, uint64_t *v);
 	/*
 	 * The files to write, in order, to take @from to @to for the files
 	 * in @mask (side effects of writes included). Returns the count.

@@ -89,23 +89,6 @@ static int to_raw(enum rtune_param_id id, uint32_t v, uint32_t *raw, uint32_t *f
 	return 0;
 }
 
-static void from_raw(const uint32_t *raw, uint32_t valid, struct rtune_param_set *s,
-		     uint32_t *nvalid)
-{
-	int id;
-
-	*nvalid = 0;
-	for (id = 0; id < RTUNE_P_COUNT; id++) {
-		const struct rtune_param_desc *pd = &rtune_param_descs[id];
-		int f = map[id].file;
-
-		if (f < 0 || !(valid & (1u << f)) || raw[f] < pd->min || raw[f] > pd->max)
-			continue;
-		s->v[id] = raw[f];
-		*nvalid |= 1u << id;
-	}
-}
-
 static int writes(const uint32_t *from, const uint32_t *to, uint32_t mask, int *order)
 {
 	int i, n = 0;
@@ -130,7 +113,6 @@ const struct rtune_surface rtune_surface_bnxt_re = {
 	.files = files,
 	.map = map,
 	.to_raw = to_raw,
-	.from_raw = from_raw,
 	.writes = writes,
 	.after_write = after_write,
 };

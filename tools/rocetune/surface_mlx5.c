@@ -153,44 +153,28 @@ static int to_raw(enum rtune_param_id id, uint32_t v, uint32_t *raw, uint32_t *f
 	return 0;
 }
 
-static void from_raw(const uint32_t *raw, uint32_t valid, struct rtune_param_set *s,
-		     uint32_t *nvalid)
+static bool decode(enum rtune_param_id id, const uint32_t *raw, uint32_t valid, uint64_t *v)
 {
-	int id;
-
-	*nvalid = 0;
-	for (id = 0; id < RTUNE_P_COUNT; id++) {
-		const struct rtune_param_desc *pd = &rtune_param_descs[id];
-		int f = map[id].file;
-		uint64_t v;
-
-		if (f < 0 || !(valid & (1u << f)))
-			continue;
-		v = raw[f];
-		if (is_rate((enum rtune_param_id)id))
-			v *= 1000;
-		switch (id) {
-		case RTUNE_P_RP_ALPHA_GAIN_1024THS:
-			v = 1024 - (v > 1024 ? 1024 : v);
-			break;
-		case RTUNE_P_RP_RATE_CUT_SHIFT:
-			if (v < 10)
-				continue;
-			v -= 10;
-			break;
-		case RTUNE_P_NP_CNP_PRIO:
-			/* mode 1: the port's priority, not one of ours */
-			if (!(valid & (1u << F_NP_CNP_PRIO_MODE)) || raw[F_NP_CNP_PRIO_MODE])
-				continue;
-			break;
-		default:
-			break;
-		}
-		if (v < pd->min || v > pd->max)
-			continue;
-		s->v[id] = (uint32_t)v;
-		*nvalid |= 1u << id;
+	if (is_rate(id))
+		*v *= 1000;
+	switch (id) {
+	case RTUNE_P_RP_ALPHA_GAIN_1024THS:
+		*v = 1024 - (*v > 1024 ? 1024 : *v);
+		break;
+	case RTUNE_P_RP_RATE_CUT_SHIFT:
+		if (*v < 10)
+			return false;
+		*v -= 10;
+		break;
+	case RTUNE_P_NP_CNP_PRIO:
+		/* mode 1: the port's priority, not one of ours */
+		if (!(valid & (1u << F_NP_CNP_PRIO_MODE)) || raw[F_NP_CNP_PRIO_MODE])
+			return false;
+		break;
+	default:
+		break;
 	}
+	return true;
 }
 
 static int writes(const uint32_t *from, const uint32_t *to, uint32_t mask, int *order)
@@ -253,7 +237,7 @@ const struct rtune_surface rtune_surface_mlx5 = {
 	.files = files,
 	.map = map,
 	.to_raw = to_raw,
-	.from_raw = from_raw,
+	.decode = decode,
 	.writes = writes,
 	.after_write = after_write,
 };

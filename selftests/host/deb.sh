@@ -8,7 +8,9 @@
 # guest, dpkg -i installs both (the DKMS postinst installs the module),
 # modprobe rocetune loads it, the installed example soft-roce-lab.conf
 # applies to an rxe device, the installed boot unit's command and the udev
-# rule do their part, and dpkg -r removes it all.
+# rule do their part, and dpkg -r removes it all. A second guest boots
+# systemd with the package installed (lab-run --init systemd): the units
+# and the rule run for real (selftests/deb/systemd-guest.sh).
 #
 # The module is compiled on the host: under TCG a guest needs more than
 # 9 minutes for it. The postinst gets it through DKMS's own prebuilt path
@@ -34,7 +36,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-deb.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 SRC=$T/build/rocetune-$VER
 
-tap_plan 12
+tap_plan 13
 tap_diag "version $VER, kernel $K"
 
 # The tree as a release would ship it (tracked and new files, nothing
@@ -167,6 +169,7 @@ if [ ! -x "$TOP/selftests/lab/lab-run" ] || [ -z "$TARBALL" ]; then
 	tap_skip "install and use in a guest" "lab harness or DKMS tarball missing"
 	tap_skip "remove in a guest" "lab harness or DKMS tarball missing"
 	tap_skip "the guest's own checks" "lab harness or DKMS tarball missing"
+	tap_skip "units and udev rule under systemd in a guest" "lab harness or DKMS tarball missing"
 	tap_done
 fi
 
@@ -183,5 +186,24 @@ tap_eq "dpkg -i in a guest, the DKMS postinst installs the module" 0 $?
 grep -q '^ok [0-9]* dpkg -r' "$T/lab/share/host1/out.tap" 2>/dev/null
 tap_eq "dpkg -r in a guest removes the packages and the module" 0 $?
 tap_eq "every check in the guest passed (lab exit)" 0 "$rc"
+
+# A second guest boots systemd with the package installed: the boot-time
+# apply, udev coldplug and hotplug, and the watch unit's journal, for real
+# (selftests/deb/systemd-guest.sh).
+KO=$TOP/kmod/rocetune.ko
+if [ -f "$KO" ] && [ -f "$DCBSIM" ] && [ -x /lib/systemd/systemd ]; then
+	g0=$(date +%s)
+	LAB_KVER=$K "$TOP/selftests/lab/lab-run" --hosts 1 --timeout 480 --init systemd \
+		--out "$T/lab-systemd" --script 1="$TOP/selftests/deb/systemd-guest.sh" \
+		"$DEB" "$KO" "$DCBSIM" >"$T/lab-systemd.log" 2>&1
+	rc=$?
+	tap_diag "systemd guest: $(($(date +%s) - g0)) s"
+	sed 's/^/#   /' "$T/lab-systemd/share/host1/out.tap" 2>/dev/null
+	[ "$rc" -eq 0 ] || tail -5 "$T/lab-systemd.log" | sed "s/^/#   lab: /"
+	tap_eq "units and udev rule under systemd in a guest: every check passed (lab exit)" 0 "$rc"
+else
+	tap_skip "units and udev rule under systemd in a guest" \
+		"needs kmod/rocetune.ko, $DCBSIM (make module) and systemd on this root"
+fi
 tap_diag "wall time: $(($(date +%s) - start)) s"
 tap_done

@@ -3,9 +3,11 @@
  * hwsim: the module, its debugfs root and its devices.
  *
  *   /sys/kernel/debug/rocetune_hwsim/
- *     new_device      write "<surface> <PCI BDF>": add a device
- *     del_device      write "<surface> <PCI BDF>": remove it
- *     devices         one "<surface> <PCI BDF>" line per device
+ *     new_device      write "<surface> <id> [vf]": add a device; the id is
+ *                     a PCI BDF, or a netdev name for mlx5_ofed, which
+ *                     alone takes "vf" (a virtual function)
+ *     del_device      write "<surface> <id>": remove it
+ *     devices         one "<surface> <id>[ vf]" line per device
  *     <surface>/<BDF>/           what the real driver has under its own
  *                                root, e.g. mlx5/0000:fe:00.0/cc_params/
  *     <surface>/<BDF>/fault/     the fault knobs (fault.c)
@@ -32,6 +34,7 @@
 static const struct hwsim_surface *const hwsim_surfaces[] = {
 	&hwsim_mlx5,
 	&hwsim_bnxt_re,
+	&hwsim_mlx5_ofed,
 };
 
 static struct dentry *hwsim_root;
@@ -81,7 +84,7 @@ static struct hwsim_dev *hwsim_find(int sf, const char *id)
 	return NULL;
 }
 
-static int hwsim_dev_add(int sf, const char *id)
+static int hwsim_dev_add(int sf, const char *id, bool vf)
 {
 	struct hwsim_dev *d;
 	int err;
@@ -94,6 +97,7 @@ static int hwsim_dev_add(int sf, const char *id)
 		return -ENOMEM;
 	d->sf = hwsim_surfaces[sf];
 	strscpy(d->id, id, sizeof(d->id));
+	d->vf = vf;
 	mutex_init(&d->lock);
 	hwsim_fault_init(&d->fault);
 
@@ -128,11 +132,12 @@ static void hwsim_dev_del(struct hwsim_dev *d)
 	kfree(d);
 }
 
-/* Parse "<surface> <id>" (one trailing newline allowed). */
+/* Parse "<surface> <id> [vf]" (one trailing newline allowed). */
 static int hwsim_parse_cmd(const char __user *ubuf, size_t count, int *sf,
-			   char *id, size_t idlen)
+			   char *id, size_t idlen, bool *vf)
 {
-	char buf[64], *p, *name;
+	char buf[64], *p, *name, *ident;
+	const struct hwsim_surface *s;
 
 	if (count >= sizeof(buf))
 		return -EINVAL;
@@ -144,10 +149,20 @@ static int hwsim_parse_cmd(const char __user *ubuf, size_t count, int *sf,
 	if (!p)
 		return -EINVAL;
 	p = skip_spaces(p);
-	*sf = hwsim_surface_index(name);
-	if (*sf < 0 || !hwsim_bdf_valid(p))
+	ident = strsep(&p, " ");
+	*vf = p && !strcmp(skip_spaces(p), "vf");
+	if (p && !*vf)
 		return -EINVAL;
-	strscpy(id, p, idlen);
+	*sf = hwsim_surface_index(name);
+	if (*sf < 0)
+		return -EINVAL;
+	s = hwsim_surfaces[*sf];
+	if (*vf && !s->has_vf)
+		return -EINVAL;
+	if (!(s->id_valid ? s->id_valid(ident) : hwsim_bdf_valid(ident)) ||
+	    strlen(ident) >= idlen)
+		return -EINVAL;
+	strscpy(id, ident, idlen);
 	return 0;
 }
 
@@ -157,12 +172,13 @@ static ssize_t hwsim_new_device_write(struct file *file,
 {
 	char id[16];
 	int sf, err;
+	bool vf;
 
-	err = hwsim_parse_cmd(ubuf, count, &sf, id, sizeof(id));
+	err = hwsim_parse_cmd(ubuf, count, &sf, id, sizeof(id), &vf);
 	if (err)
 		return err;
 	mutex_lock(&hwsim_devs_lock);
-	err = hwsim_dev_add(sf, id);
+	err = hwsim_dev_add(sf, id, vf);
 	mutex_unlock(&hwsim_devs_lock);
 	return err ? err : count;
 }
@@ -174,8 +190,9 @@ static ssize_t hwsim_del_device_write(struct file *file,
 	struct hwsim_dev *d;
 	char id[16];
 	int sf, err;
+	bool vf;
 
-	err = hwsim_parse_cmd(ubuf, count, &sf, id, sizeof(id));
+	err = hwsim_parse_cmd(ubuf, count, &sf, id, sizeof(id), &vf);
 	if (err)
 		return err;
 	mutex_lock(&hwsim_devs_lock);
@@ -206,7 +223,7 @@ static int hwsim_devices_show(struct seq_file *m, void *v)
 
 	mutex_lock(&hwsim_devs_lock);
 	list_for_each_entry(d, &hwsim_devs, node)
-		seq_printf(m, "%s %s\n", d->sf->name, d->id);
+		seq_printf(m, "%s %s%s\n", d->sf->name, d->id, d->vf ? " vf" : "");
 	mutex_unlock(&hwsim_devs_lock);
 	return 0;
 }

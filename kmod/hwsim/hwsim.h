@@ -14,6 +14,8 @@
  *            cong.c creates it
  *   bnxt_re.c  the bnxt_re surface: cc_config/ as drivers/infiniband/hw/
  *            bnxt_re/debugfs.c creates it
+ *   mlx5_ofed.c  MLNX_OFED's mlx5 surface: ecn/ as its en_sysfs.c creates
+ *            it under /sys/class/net/<netdev>/
  *
  * Adding a vendor is one file with a struct hwsim_surface and its line in
  * dev.c's hwsim_surfaces[] (Documentation/hardware.rst).
@@ -35,6 +37,10 @@ struct hwsim_surface {
 	 * under /sys/kernel/debug ("mlx5")
 	 */
 	const char *name;
+	/* The device can be a virtual function ("new_device ... vf"). */
+	bool has_vf;
+	/* Whether @id names a device of this surface; NULL: a PCI BDF. */
+	bool (*id_valid)(const char *id);
 	/* Build the surface's files under @d->dir; set d->priv. Called once
 	 * the device's directory exists. 0 or -errno.
 	 */
@@ -73,7 +79,8 @@ struct hwsim_fault {
 struct hwsim_dev {
 	struct list_head node;		/* hwsim_devs, under hwsim_devs_lock */
 	const struct hwsim_surface *sf;
-	char id[16];			/* PCI BDF, e.g. 0000:fe:00.0 */
+	char id[16];			/* PCI BDF, e.g. 0000:fe:00.0; or a netdev */
+	bool vf;			/* a virtual function (has_vf), fixed */
 	struct dentry *dir;		/* <root>/<surface>/<id> */
 	/* Protects the surface's stored values and the fault knobs. */
 	struct mutex lock;
@@ -96,5 +103,6 @@ void hwsim_fault_changed(struct hwsim_dev *d);
 /* surfaces */
 extern const struct hwsim_surface hwsim_mlx5;
 extern const struct hwsim_surface hwsim_bnxt_re;
+extern const struct hwsim_surface hwsim_mlx5_ofed;
 
 #endif /* _HWSIM_H */

@@ -4,8 +4,9 @@
  *
  *   /sys/kernel/debug/rocetune_hwsim/
  *     new_device      write "<surface> <id> [vf]": add a device; the id is
- *                     a PCI BDF, or a netdev name for mlx5_ofed, which
- *                     alone takes "vf" (a virtual function)
+ *                     a PCI BDF, a netdev name for mlx5_ofed, which
+ *                     alone takes "vf" (a virtual function), an RDMA
+ *                     device name for irdma
  *     del_device      write "<surface> <id>": remove it
  *     devices         one "<surface> <id>[ vf]" line per device
  *     <surface>/<BDF>/           what the real driver has under its own
@@ -19,6 +20,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
+#include <linux/if.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -35,6 +37,7 @@ static const struct hwsim_surface *const hwsim_surfaces[] = {
 	&hwsim_mlx5,
 	&hwsim_bnxt_re,
 	&hwsim_mlx5_ofed,
+	&hwsim_irdma,
 };
 
 static struct dentry *hwsim_root;
@@ -63,6 +66,16 @@ static bool hwsim_bdf_valid(const char *s)
 	return true;
 }
 
+/* A netdev or RDMA device name: what dev_valid_name() accepts, no space. */
+bool hwsim_name_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= IFNAMSIZ || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	return !strpbrk(s, "/: \t\n");
+}
+
 static int hwsim_surface_index(const char *name)
 {
 	int i;
@@ -82,6 +95,35 @@ static struct hwsim_dev *hwsim_find(int sf, const char *id)
 		if (d->sf == hwsim_surfaces[sf] && !strcmp(d->id, id))
 			return d;
 	return NULL;
+}
+
+/**
+ * hwsim_dev_get - find a device and hold it
+ * @sf: its surface
+ * @id: its id
+ *
+ * Return: the device, which del_device refuses to remove until
+ * hwsim_dev_put(); or NULL.
+ */
+struct hwsim_dev *hwsim_dev_get(const struct hwsim_surface *sf, const char *id)
+{
+	struct hwsim_dev *d, *found = NULL;
+
+	mutex_lock(&hwsim_devs_lock);
+	list_for_each_entry(d, &hwsim_devs, node) {
+		if (d->sf == sf && !strcmp(d->id, id)) {
+			atomic_inc(&d->users);
+			found = d;
+			break;
+		}
+	}
+	mutex_unlock(&hwsim_devs_lock);
+	return found;
+}
+
+void hwsim_dev_put(struct hwsim_dev *d)
+{
+	atomic_dec(&d->users);
 }
 
 static int hwsim_dev_add(int sf, const char *id, bool vf)
@@ -197,10 +239,14 @@ static ssize_t hwsim_del_device_write(struct file *file,
 		return err;
 	mutex_lock(&hwsim_devs_lock);
 	d = hwsim_find(sf, id);
-	if (d)
+	if (!d)
+		err = -ENODEV;
+	else if (atomic_read(&d->users))
+		err = -EBUSY;	/* a configfs group holds it */
+	else
 		hwsim_dev_del(d);
 	mutex_unlock(&hwsim_devs_lock);
-	return d ? count : -ENODEV;
+	return err ? err : count;
 }
 
 static const struct file_operations hwsim_new_device_fops = {
@@ -231,7 +277,7 @@ DEFINE_SHOW_ATTRIBUTE(hwsim_devices);
 
 static int __init hwsim_init(void)
 {
-	int i;
+	int i, err;
 
 	hwsim_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	if (IS_ERR(hwsim_root)) {
@@ -248,13 +294,35 @@ static int __init hwsim_init(void)
 			    &hwsim_del_device_fops);
 	debugfs_create_file("devices", 0444, hwsim_root, NULL,
 			    &hwsim_devices_fops);
+	for (i = 0; i < ARRAY_SIZE(hwsim_surfaces); i++) {
+		if (!hwsim_surfaces[i]->init)
+			continue;
+		err = hwsim_surfaces[i]->init();
+		if (err) {
+			pr_err("%s: cannot register (%d)\n",
+			       hwsim_surfaces[i]->name, err);
+			goto err_exit;
+		}
+	}
 	return 0;
+
+err_exit:
+	while (i--)
+		if (hwsim_surfaces[i]->exit)
+			hwsim_surfaces[i]->exit();
+	debugfs_remove(hwsim_root);
+	return err;
 }
 
 static void __exit hwsim_exit(void)
 {
 	struct hwsim_dev *d, *tmp;
+	int i;
 
+	/* No configfs group exists: each pins the module. */
+	for (i = ARRAY_SIZE(hwsim_surfaces) - 1; i >= 0; i--)
+		if (hwsim_surfaces[i]->exit)
+			hwsim_surfaces[i]->exit();
 	/* The control files first: no device can be added after this. */
 	debugfs_remove(hwsim_root);
 	mutex_lock(&hwsim_devs_lock);

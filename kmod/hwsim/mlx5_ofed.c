@@ -32,7 +32,6 @@
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
-#include <linux/if.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -278,20 +277,10 @@ static void hwsim_ofed_destroy(struct hwsim_dev *d)
 	d->priv = NULL;
 }
 
-/* A netdev name: what dev_valid_name() accepts, and no space. */
-static bool hwsim_ofed_id_valid(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (!n || n >= IFNAMSIZ || !strcmp(s, ".") || !strcmp(s, ".."))
-		return false;
-	return !strpbrk(s, "/: \t\n");
-}
-
 const struct hwsim_surface hwsim_mlx5_ofed = {
 	.name		= "mlx5_ofed",
 	.has_vf		= true,
-	.id_valid	= hwsim_ofed_id_valid,
+	.id_valid	= hwsim_name_valid,
 	.create		= hwsim_ofed_create,
 	.destroy	= hwsim_ofed_destroy,
 };

@@ -42,6 +42,9 @@ jfield() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
 hwsim_setup() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	# the module registers a configfs subsystem (irdma): configfs first
+	modprobe configfs 2>/dev/null
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 	insmod "$KO" &&
 		modprobe rdma_rxe &&
 		ip link set eth0 up &&

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "../lib/tap.h"
 #include "../../tools/rocetune/obj.h"
@@ -112,7 +113,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(42);
+	tap_plan(51);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();
@@ -488,6 +489,105 @@ int main(void)
 		dev(&s);
 		tap_check(s.hw.sf == &rtune_surface_mlx5 && !s.hw.unused[0],
 			  "without ecn/ the debugfs tree is used");
+	}
+
+	/* irdma: a configfs group made for each access and removed after */
+	{
+		char cfs[128], grp[200], p[400], stamp[400], sd[160];
+		struct rtune_link r;
+		pid_t kid;
+		FILE *f;
+
+		snprintf(cfs, sizeof(cfs), "%s/irdma", root);
+		mkdir(cfs, 0700);
+		snprintf(sd, sizeof(sd), "%s/state", root);
+		setenv("ROCETUNE_STATE_DIR", sd, 1);
+		setenv(RTUNE_ENV_TEST_IRDMA_CONFIGFS, cfs, 1);
+		setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=irdma/rxe0", 1);
+		snprintf(grp, sizeof(grp), "%s/rxe0", cfs);
+		snprintf(stamp, sizeof(stamp), "%s/cfs-group%s", sd, grp);
+		for (char *q = stamp + strlen(sd) + strlen("/cfs-group"); *q; q++)
+			if (*q == '/')
+				*q = '_';
+
+		/* mkdir, nothing in it (a plain directory): the read fails, the group goes */
+		dev(&r);
+		surface_why(&r, buf, sizeof(buf));
+		tap_check(r.hw.sf == &rtune_surface_irdma && !r.cc_ok && r.hw.err == -ENOENT &&
+			  access(grp, F_OK) && access(stamp, F_OK),
+			  "irdma: made, read failed, removed again with its stamp: %s", buf);
+
+		/* a group that exists is someone's: read, left alone */
+		mkdir(grp, 0700);
+		snprintf(dir, sizeof(dir), "%s", grp);
+		put("roce_dcqcn_enable", "0\n");
+		put("roce_dctcp_enable", "0\n");
+		put("roce_timely_enable", "0\n");
+		put("cnp_up_override", "0\n");
+		dev(&r);
+		tap_check(r.cc_ok && r.hw.raw_valid == 0xf && !access(grp, F_OK) &&
+			  !strcmp(r.cc_backend, "irdma-configfs") &&
+			  (r.cc_valid & (1u << RTUNE_P_RP_ENABLED_PRIOS)) &&
+			  r.cc.v[RTUNE_P_RP_ENABLED_PRIOS] == 0,
+			  "irdma: an existing group is read and left; dcqcn 0 reads as rp_enabled_prios none");
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = 0-7\n", &r, &pl);
+		buf[0] = '\0';
+		if (pl.n == 1)
+			act_describe(&pl.a[0], buf, sizeof(buf));
+		tap_check(pl.nerr == 0 && !strcmp(buf, "cc (irdma rxe0) roce_dcqcn_enable 0 -> 1") &&
+			  note(&pl, "cc-new-qps-only", "new QPs only"),
+			  "irdma: rp_enabled_prios 0-7 writes roce_dcqcn_enable 1, new QPs only: %s", buf);
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = 3\n", &r, &pl);
+		tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "one switch for every priority"),
+			  "irdma: a single priority is refused (one switch)");
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_fast_recovery_stages = 5\n", &r, &pl);
+		tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "dcqcn_F") &&
+			  note(&pl, "cc-unsupported", "needs a reload"),
+			  "irdma: DCQCN tuning refused as a module parameter that needs a reload");
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = none\n", &r, &pl);
+		tap_check(pl.nerr == 0 && pl.n == 0 && !note(&pl, "cc-new-qps-only", NULL),
+			  "irdma: nothing to change, no warning");
+		plan_free(&pl);
+
+		/* a stamp whose process is gone: the group a killed run left, removed */
+		put("roce_dcqcn_enable", "1\n");
+		snprintf(p, sizeof(p), "%s/roce_dcqcn_enable", grp);
+		kid = fork();
+		if (!kid)
+			_exit(0);
+		waitpid(kid, NULL, 0);
+		/* make the group removable (plain rmdir needs it empty) */
+		snprintf(p, sizeof(p), "rm -f '%s'/*", grp);
+		if (system(p))
+			abort();
+		mkdir(sd, 0700);
+		f = fopen(stamp, "w");
+		if (f) {
+			fprintf(f, "%ld\n", (long)getppid());
+			fclose(f);
+		}
+		dev(&r);
+		tap_check(!access(grp, F_OK) && !access(stamp, F_OK),
+			  "irdma: a stamp of a live process: its group is left alone");
+		f = fopen(stamp, "w");
+		if (f) {
+			fprintf(f, "%ld\n", (long)kid);
+			fclose(f);
+		}
+		dev(&r);
+		tap_check(access(grp, F_OK) && access(stamp, F_OK),
+			  "irdma: a stamp of a dead process: the orphaned group and stamp are removed");
+
+		/* no irdma configfs at all */
+		setenv(RTUNE_ENV_TEST_IRDMA_CONFIGFS, "/nonexistent/irdma", 1);
+		dev(&r);
+		surface_why(&r, buf, sizeof(buf));
+		tap_check(!r.cc_ok && r.hw.err == -ENOENT && strstr(buf, "out-of-tree irdma"),
+			  "irdma: no configfs subsystem: %s", buf);
+		unsetenv(RTUNE_ENV_TEST_IRDMA_CONFIGFS);
 	}
 
 	snprintf(dir, sizeof(dir), "%s/mlx5/0000:fe:00.0/cc_params", root);

@@ -19,11 +19,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cfs.h"
 #include "obj.h"
+#include "rdmacm.h"
 #include "surface.h"
 
 static const struct rtune_surface *const surfaces[] = {
@@ -31,6 +33,7 @@ static const struct rtune_surface *const surfaces[] = {
 	&rtune_surface_mlx5,
 	&rtune_surface_mlx5_ofed,
 	&rtune_surface_bnxt_re,
+	&rtune_surface_irdma,
 	NULL,
 };
 
@@ -48,8 +51,26 @@ static const char *sysfs_net_root(void)
 	return r && *r ? r : "/sys/class/net";
 }
 
+/* Where the configfs groups of @sf are made: <configfs>/<name>. */
+static void group_root(const struct rtune_surface *sf, char *buf, size_t len)
+{
+	const char *r = getenv(RTUNE_ENV_TEST_IRDMA_CONFIGFS);
+
+	if (sf == &rtune_surface_irdma && r && *r)
+		snprintf(buf, len, "%s", r);
+	else
+		snprintf(buf, len, "%s/%s", rtune_configfs_root(), sf->name);
+}
+
 static void surface_dir(const struct rtune_surface *sf, const char *id, char *buf, size_t len)
 {
+	char root[256];
+
+	if (sf->root == RTUNE_SURF_CONFIGFS_GROUP) {
+		group_root(sf, root, sizeof(root));
+		snprintf(buf, len, "%s/%s", root, id);
+		return;
+	}
 	if (sf->root == RTUNE_SURF_SYSFS_NET)
 		snprintf(buf, len, "%s/%s/%s", sysfs_net_root(), id, sf->subdir);
 	else
@@ -144,7 +165,9 @@ static void probe(const char *ibdev, const char *netdev, struct rtune_hwcc *hw)
 		if (!sf)
 			return;
 		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device", ibdev);
-		if (link_base(path, id, sizeof(id)))
+		if (sf->root == RTUNE_SURF_CONFIGFS_GROUP)
+			snprintf(id, sizeof(id), "%s", ibdev);
+		else if (link_base(path, id, sizeof(id)))
 			return;
 	}
 	prefer_ofed(netdev, &sf, id, sizeof(id), hw);
@@ -263,6 +286,89 @@ static void decode_raw(const struct rtune_hwcc *hw, struct rtune_param_set *s,
 	}
 }
 
+/*
+ * A configfs group (RTUNE_SURF_CONFIGFS_GROUP) exists while someone has
+ * made it, and irdma cannot be unloaded while one does. rocetune makes it
+ * for each read or write and removes it after, unless it was there before
+ * (then it is someone else's). Before mkdir, a stamp file in the state
+ * directory records the group and rocetune's pid; rmdir removes it. A
+ * stamp whose process is gone is a group a killed rocetune left behind:
+ * the next rocetune removes the group and the stamp.
+ */
+static void group_stamp(const char *dir, char *buf, size_t len)
+{
+	const char *sd = getenv("ROCETUNE_STATE_DIR");
+	size_t n;
+	char *p;
+
+	if (!sd || !*sd)
+		sd = "/run/rocetune";
+	mkdir(sd, 0755);
+	n = (size_t)snprintf(buf, len, "%s/cfs-group", sd);
+	snprintf(buf + n, len - n, "%s", dir);
+	for (p = buf + n; *p; p++)
+		if (*p == '/')
+			*p = '_';
+}
+
+static void group_reap(const char *dir)
+{
+	char stamp[PATH_MAX], buf[32];
+	long pid;
+
+	group_stamp(dir, stamp, sizeof(stamp));
+	if (cfs_read(stamp, buf, sizeof(buf)))
+		return;
+	pid = strtol(buf, NULL, 10);
+	if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+		return;
+	if (!rmdir(dir) || errno == ENOENT)
+		unlink(stamp);
+}
+
+static int group_enter(const struct rtune_hwcc *hw, bool *made)
+{
+	char stamp[PATH_MAX], root[PATH_MAX], pid[24];
+	FILE *f;
+	int err;
+
+	*made = false;
+	if (hw->sf->root != RTUNE_SURF_CONFIGFS_GROUP)
+		return 0;
+	group_reap(hw->dir);
+	group_root(hw->sf, root, sizeof(root));
+	if (access(root, F_OK))
+		return -ENOENT;
+	if (!access(hw->dir, F_OK))
+		return 0;
+	group_stamp(hw->dir, stamp, sizeof(stamp));
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	f = fopen(stamp, "w");
+	if (f) {
+		fputs(pid, f);
+		fclose(f);
+	}
+	if (mkdir(hw->dir, 0755)) {
+		err = -errno;
+		unlink(stamp);
+		return err;
+	}
+	*made = true;
+	return 0;
+}
+
+static void group_leave(const struct rtune_hwcc *hw, bool made)
+{
+	char stamp[PATH_MAX];
+
+	if (!made)
+		return;
+	group_stamp(hw->dir, stamp, sizeof(stamp));
+	/* a stamp stays with a group that stays, for the next run */
+	if (!rmdir(hw->dir) || errno == ENOENT)
+		unlink(stamp);
+}
+
 void surface_read_dev(struct rtune_link *d)
 {
 	struct rtune_hwcc *hw = &d->hw;
@@ -283,8 +389,20 @@ void surface_read_dev(struct rtune_link *d)
 		hw->err = -EOPNOTSUPP;
 		return;
 	}
-	if (read_raw(hw))
-		return;
+	{
+		bool made;
+		int err = group_enter(hw, &made);
+
+		if (err) {
+			hw->err = err;
+			hw->errfile[0] = '\0';
+			return;
+		}
+		err = read_raw(hw);
+		group_leave(hw, made);
+		if (err)
+			return;
+	}
 	decode_raw(hw, &d->cc, &d->cc_valid);
 	d->cc_ok = true;
 }
@@ -294,6 +412,19 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len)
 	const struct rtune_hwcc *hw = &d->hw;
 	char p[PATH_MAX];
 
+	if (hw->sf->root == RTUNE_SURF_CONFIGFS_GROUP && !hw->errfile[0]) {
+		group_root(hw->sf, p, sizeof(p));
+		if (hw->err == -ENOENT)
+			snprintf(buf, len,
+				 "%s does not exist: Intel's out-of-tree %s driver (which has configfs) is not loaded, or configfs is not mounted",
+				 p, hw->sf->name);
+		else if (hw->err == -ENODEV)
+			snprintf(buf, len, "mkdir %s: %s does not know %s (ENODEV)", hw->dir,
+				 hw->sf->name, hw->id);
+		else
+			snprintf(buf, len, "mkdir %s: %s", hw->dir, strerror(-hw->err));
+		return;
+	}
 	switch (-hw->err) {
 	case EOPNOTSUPP:
 		snprintf(buf, len, "port %u: only port 1 of a PCI function has a %s surface",
@@ -312,7 +443,7 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len)
 			 hw->sf->groups ? " (a priority switch reads 0 or 1)" : "");
 		return;
 	case ENOENT:
-		if (hw->sf->root == RTUNE_SURF_SYSFS_NET) {
+		if (hw->sf->root != RTUNE_SURF_DEBUGFS_PCI) {
 			snprintf(buf, len, "%s/%s does not exist", hw->dir, hw->errfile);
 			return;
 		}
@@ -394,6 +525,14 @@ void surface_target(const struct rtune_profile *p, const struct rtune_link *dev,
 				  dev->ibdev, dev->port, dev->hw.dir, sf->files[i], sf->name, dev->hw.id);
 			return;
 		}
+	}
+	if (sf->applies) {
+		for (i = 0; i < sf->nfiles; i++)
+			if ((fm & (1u << i)) && raw[i] != dev->hw.raw[i])
+				break;
+		if (i < sf->nfiles)
+			plan_note(pl, devidx, RTUNE_SEV_WARNING, "cc-new-qps-only", "%s/%u: %s",
+				  dev->ibdev, dev->port, sf->applies);
 	}
 	if (!p->preset) {
 		/*
@@ -510,8 +649,15 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 	int order[RTUNE_SURF_MAX_FILES], n, k, j, err = 0;
 	char path[PATH_MAX], val[16], bad[180] = "", t1[32], t2[32];
 
+	bool made;
+
 	memcpy(expect, a->from.hw.raw, sizeof(expect));
 	n = sf->writes(a->from.hw.raw, a->to.hw.raw, a->mask, order);
+	err = group_enter(&a->from.hw, &made);
+	if (err) {
+		snprintf(a->why, sizeof(a->why), "mkdir %.150s: %s", a->from.hw.dir, strerror(-err));
+		return err;
+	}
 	for (k = 0; k < n; k++) {
 		int f = order[k];
 		uint32_t v = a->to.hw.raw[f];
@@ -539,6 +685,7 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 	}
 	/* read every file back, written or not */
 	surface_read_dev(d);
+	group_leave(&a->from.hw, made);
 	if (d->hw.err) {
 		char why[180];
 

@@ -39,6 +39,12 @@ enum rtune_surf_root {
 	RTUNE_SURF_DEBUGFS_PCI,
 	/* /sys/class/net/<netdev>/<subdir>/ (MLNX_OFED's ecn/) */
 	RTUNE_SURF_SYSFS_NET,
+	/*
+	 * <configfs>/<name>/<ibdev>/, a group that exists only while someone
+	 * has made it (Intel's irdma): made before each read or write and
+	 * removed after, unless it was there already
+	 */
+	RTUNE_SURF_CONFIGFS_GROUP,
 };
 
 /* What a neutral parameter is on a surface. */
@@ -69,6 +75,9 @@ struct rtune_surface {
 	 * plan that would change one is refused.
 	 */
 	bool ro_by_mode;
+	/* shown as a warning when a plan changes the surface: when and to
+	 * what the change applies, if not at once to everything */
+	const char *applies;
 	/* per neutral parameter */
 	const struct rtune_surf_map *map;
 	/*
@@ -96,7 +105,7 @@ struct rtune_surface {
 };
 
 extern const struct rtune_surface rtune_surface_mlx5, rtune_surface_mlx5_ofed,
-	rtune_surface_bnxt_re;
+	rtune_surface_bnxt_re, rtune_surface_irdma;
 
 /*
  * The conversions between a neutral parameter and the firmware field the
@@ -128,5 +137,6 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len);
 #define RTUNE_ENV_TEST_DEBUGFS "ROCETUNE_TEST_DEBUGFS"
 #define RTUNE_ENV_TEST_SURFACE "ROCETUNE_TEST_SURFACE"
 #define RTUNE_ENV_TEST_SYSFS_NET "ROCETUNE_TEST_SYSFS_NET"
+#define RTUNE_ENV_TEST_IRDMA_CONFIGFS "ROCETUNE_TEST_IRDMA_CONFIGFS"
 
 #endif

@@ -58,9 +58,10 @@ int hwsim_fault_admit(struct hwsim_dev *d)
 	struct hwsim_fault *f = &d->fault;
 
 	lockdep_assert_held(&d->lock);
+	/* counted first: a test sees the write begin, then kills the tool */
+	atomic_inc(&f->writes);
 	if (READ_ONCE(f->delay_ms))
 		msleep(READ_ONCE(f->delay_ms));
-	atomic_inc(&f->writes);
 	if (f->fail_after == 0) {
 		if (!READ_ONCE(f->fail_sticky))
 			f->fail_after = -1;

@@ -156,8 +156,8 @@ fresh
 echo 3000 > "$FAULT/delay_ms"
 "$RT" apply "$EX" > /dev/null 2>&1 &
 pid=$!
-for _ in $(seq 50); do [[ $(groups) == 1 ]] && break; sleep 0.1; done
-sleep 0.5
+# the write is counted when it begins, then takes 3 s
+for _ in $(seq 100); do [[ $(writes) == 1 ]] && break; sleep 0.1; done
 kill -9 "$pid"; wait "$pid" 2>/dev/null
 echo 0 > "$FAULT/delay_ms"
 tap_eq "killed apply (SIGKILL in a write): its group is left behind" 1 "$(groups)"

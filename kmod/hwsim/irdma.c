@@ -4,7 +4,7 @@
  *
  * What irdma's src/irdma/configfs.c (irdma 1.14.33) gives a RoCE device,
  * reproduced under hwsim's own configfs subsystem
- * /sys/kernel/config/rocetune_hwsim_irdma/ (irdma's is .../irdma/):
+ * /sys/kernel/config/rtune_hwsim_irdma/ (irdma's is .../irdma/):
  *
  * - mkdir <name> makes a group only for a device hwsim knows under that
  *   name ("new_device irdma <ibdev>"), else fails with ENODEV, as
@@ -185,10 +185,15 @@ static const struct config_item_type hwsim_irdma_subsys_type = {
 	.ct_owner	= THIS_MODULE,
 };
 
+/* A configfs name is at most CONFIGFS_ITEM_NAME_LEN bytes, NUL included
+ * (a longer initializer would silently lose the NUL). */
+#define HWSIM_IRDMA_SUBSYS "rtune_hwsim_irdma"
+static_assert(sizeof(HWSIM_IRDMA_SUBSYS) <= CONFIGFS_ITEM_NAME_LEN);
+
 static struct configfs_subsystem hwsim_irdma_subsys = {
 	.su_group = {
 		.cg_item = {
-			.ci_namebuf	= KBUILD_MODNAME "_irdma",
+			.ci_namebuf	= HWSIM_IRDMA_SUBSYS,
 			.ci_type	= &hwsim_irdma_subsys_type,
 		},
 	},

@@ -4,7 +4,7 @@
 # In-guest tests of `rocetune apply` through Intel's out-of-tree irdma
 # surface, a configfs group irdma/<ibdev>/ made with mkdir, against
 # rocetune_hwsim.ko's copy of it: the configfs subsystem
-# rocetune_hwsim_irdma (Documentation/hardware.rst). rxe0 plays the irdma
+# rtune_hwsim_irdma (Documentation/hardware.rst). rxe0 plays the irdma
 # RDMA device (ROCETUNE_TEST_SURFACE); ROCETUNE_TEST_IRDMA_CONFIGFS stands
 # for /sys/kernel/config/irdma.
 #
@@ -31,7 +31,7 @@ fi
 
 DEV=$ROOT/irdma/rxe0
 FAULT=$DEV/fault
-CFS=/sys/kernel/config/rocetune_hwsim_irdma
+CFS=/sys/kernel/config/rtune_hwsim_irdma
 GRP=$CFS/rxe0
 export ROCETUNE_TEST_IRDMA_CONFIGFS=$CFS
 export ROCETUNE_TEST_SURFACE="rxe0=irdma/rxe0"

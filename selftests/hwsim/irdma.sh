@@ -12,7 +12,8 @@
 # irdma's (unknown names refused, kstrtobool, the group pins the module,
 # values outlive the group); the example applies, warns that only new QPs
 # get it, reads back, and leaves no group; a second apply writes nothing;
-# a refused and a silently ignored write roll back and leave no group; the
+# a refused and a silently ignored write roll back and leave no group (a
+# half-applied change cannot happen: rocetune writes one file here); the
 # DCQCN tuning (module parameters) is refused with the reason, nothing
 # written; a group the user made is used and left; an apply killed in the
 # middle of a write leaves its group, and the next rocetune removes it.

@@ -3,9 +3,12 @@
  * hwsim: the module, its debugfs root and its devices.
  *
  *   /sys/kernel/debug/rocetune_hwsim/
- *     new_device      write "<surface> <PCI BDF>": add a device
- *     del_device      write "<surface> <PCI BDF>": remove it
- *     devices         one "<surface> <PCI BDF>" line per device
+ *     new_device      write "<surface> <id> [vf]": add a device; the id is
+ *                     a PCI BDF, a netdev name for mlx5_ofed, which
+ *                     alone takes "vf" (a virtual function), an RDMA
+ *                     device name for irdma
+ *     del_device      write "<surface> <id>": remove it
+ *     devices         one "<surface> <id>[ vf]" line per device
  *     <surface>/<BDF>/           what the real driver has under its own
  *                                root, e.g. mlx5/0000:fe:00.0/cc_params/
  *     <surface>/<BDF>/fault/     the fault knobs (fault.c)
@@ -17,6 +20,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
+#include <linux/if.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -32,6 +36,8 @@
 static const struct hwsim_surface *const hwsim_surfaces[] = {
 	&hwsim_mlx5,
 	&hwsim_bnxt_re,
+	&hwsim_mlx5_ofed,
+	&hwsim_irdma,
 };
 
 static struct dentry *hwsim_root;
@@ -60,6 +66,16 @@ static bool hwsim_bdf_valid(const char *s)
 	return true;
 }
 
+/* A netdev or RDMA device name: what dev_valid_name() accepts, no space. */
+bool hwsim_name_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= IFNAMSIZ || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	return !strpbrk(s, "/: \t\n");
+}
+
 static int hwsim_surface_index(const char *name)
 {
 	int i;
@@ -81,7 +97,36 @@ static struct hwsim_dev *hwsim_find(int sf, const char *id)
 	return NULL;
 }
 
-static int hwsim_dev_add(int sf, const char *id)
+/**
+ * hwsim_dev_get - find a device and hold it
+ * @sf: its surface
+ * @id: its id
+ *
+ * Return: the device, which del_device refuses to remove until
+ * hwsim_dev_put(); or NULL.
+ */
+struct hwsim_dev *hwsim_dev_get(const struct hwsim_surface *sf, const char *id)
+{
+	struct hwsim_dev *d, *found = NULL;
+
+	mutex_lock(&hwsim_devs_lock);
+	list_for_each_entry(d, &hwsim_devs, node) {
+		if (d->sf == sf && !strcmp(d->id, id)) {
+			atomic_inc(&d->users);
+			found = d;
+			break;
+		}
+	}
+	mutex_unlock(&hwsim_devs_lock);
+	return found;
+}
+
+void hwsim_dev_put(struct hwsim_dev *d)
+{
+	atomic_dec(&d->users);
+}
+
+static int hwsim_dev_add(int sf, const char *id, bool vf)
 {
 	struct hwsim_dev *d;
 	int err;
@@ -94,6 +139,7 @@ static int hwsim_dev_add(int sf, const char *id)
 		return -ENOMEM;
 	d->sf = hwsim_surfaces[sf];
 	strscpy(d->id, id, sizeof(d->id));
+	d->vf = vf;
 	mutex_init(&d->lock);
 	hwsim_fault_init(&d->fault);
 
@@ -128,11 +174,12 @@ static void hwsim_dev_del(struct hwsim_dev *d)
 	kfree(d);
 }
 
-/* Parse "<surface> <id>" (one trailing newline allowed). */
+/* Parse "<surface> <id> [vf]" (one trailing newline allowed). */
 static int hwsim_parse_cmd(const char __user *ubuf, size_t count, int *sf,
-			   char *id, size_t idlen)
+			   char *id, size_t idlen, bool *vf)
 {
-	char buf[64], *p, *name;
+	char buf[64], *p, *name, *ident;
+	const struct hwsim_surface *s;
 
 	if (count >= sizeof(buf))
 		return -EINVAL;
@@ -144,10 +191,20 @@ static int hwsim_parse_cmd(const char __user *ubuf, size_t count, int *sf,
 	if (!p)
 		return -EINVAL;
 	p = skip_spaces(p);
-	*sf = hwsim_surface_index(name);
-	if (*sf < 0 || !hwsim_bdf_valid(p))
+	ident = strsep(&p, " ");
+	*vf = p && !strcmp(skip_spaces(p), "vf");
+	if (p && !*vf)
 		return -EINVAL;
-	strscpy(id, p, idlen);
+	*sf = hwsim_surface_index(name);
+	if (*sf < 0)
+		return -EINVAL;
+	s = hwsim_surfaces[*sf];
+	if (*vf && !s->has_vf)
+		return -EINVAL;
+	if (!(s->id_valid ? s->id_valid(ident) : hwsim_bdf_valid(ident)) ||
+	    strlen(ident) >= idlen)
+		return -EINVAL;
+	strscpy(id, ident, idlen);
 	return 0;
 }
 
@@ -157,12 +214,13 @@ static ssize_t hwsim_new_device_write(struct file *file,
 {
 	char id[16];
 	int sf, err;
+	bool vf;
 
-	err = hwsim_parse_cmd(ubuf, count, &sf, id, sizeof(id));
+	err = hwsim_parse_cmd(ubuf, count, &sf, id, sizeof(id), &vf);
 	if (err)
 		return err;
 	mutex_lock(&hwsim_devs_lock);
-	err = hwsim_dev_add(sf, id);
+	err = hwsim_dev_add(sf, id, vf);
 	mutex_unlock(&hwsim_devs_lock);
 	return err ? err : count;
 }
@@ -174,16 +232,21 @@ static ssize_t hwsim_del_device_write(struct file *file,
 	struct hwsim_dev *d;
 	char id[16];
 	int sf, err;
+	bool vf;
 
-	err = hwsim_parse_cmd(ubuf, count, &sf, id, sizeof(id));
+	err = hwsim_parse_cmd(ubuf, count, &sf, id, sizeof(id), &vf);
 	if (err)
 		return err;
 	mutex_lock(&hwsim_devs_lock);
 	d = hwsim_find(sf, id);
-	if (d)
+	if (!d)
+		err = -ENODEV;
+	else if (atomic_read(&d->users))
+		err = -EBUSY;	/* a configfs group holds it */
+	else
 		hwsim_dev_del(d);
 	mutex_unlock(&hwsim_devs_lock);
-	return d ? count : -ENODEV;
+	return err ? err : count;
 }
 
 static const struct file_operations hwsim_new_device_fops = {
@@ -206,7 +269,7 @@ static int hwsim_devices_show(struct seq_file *m, void *v)
 
 	mutex_lock(&hwsim_devs_lock);
 	list_for_each_entry(d, &hwsim_devs, node)
-		seq_printf(m, "%s %s\n", d->sf->name, d->id);
+		seq_printf(m, "%s %s%s\n", d->sf->name, d->id, d->vf ? " vf" : "");
 	mutex_unlock(&hwsim_devs_lock);
 	return 0;
 }
@@ -214,7 +277,7 @@ DEFINE_SHOW_ATTRIBUTE(hwsim_devices);
 
 static int __init hwsim_init(void)
 {
-	int i;
+	int i, err;
 
 	hwsim_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	if (IS_ERR(hwsim_root)) {
@@ -231,13 +294,35 @@ static int __init hwsim_init(void)
 			    &hwsim_del_device_fops);
 	debugfs_create_file("devices", 0444, hwsim_root, NULL,
 			    &hwsim_devices_fops);
+	for (i = 0; i < ARRAY_SIZE(hwsim_surfaces); i++) {
+		if (!hwsim_surfaces[i]->init)
+			continue;
+		err = hwsim_surfaces[i]->init();
+		if (err) {
+			pr_err("%s: cannot register (%d)\n",
+			       hwsim_surfaces[i]->name, err);
+			goto err_exit;
+		}
+	}
 	return 0;
+
+err_exit:
+	while (i--)
+		if (hwsim_surfaces[i]->exit)
+			hwsim_surfaces[i]->exit();
+	debugfs_remove(hwsim_root);
+	return err;
 }
 
 static void __exit hwsim_exit(void)
 {
 	struct hwsim_dev *d, *tmp;
+	int i;
 
+	/* No configfs group exists: each pins the module. */
+	for (i = ARRAY_SIZE(hwsim_surfaces) - 1; i >= 0; i--)
+		if (hwsim_surfaces[i]->exit)
+			hwsim_surfaces[i]->exit();
 	/* The control files first: no device can be added after this. */
 	debugfs_remove(hwsim_root);
 	mutex_lock(&hwsim_devs_lock);

@@ -12,11 +12,14 @@
  *   fail_sticky    Y: every write fails once the count is reached
  *   writes         writes that reached the simulated firmware
  *   changes        writes that changed a stored value
+ *   delay_ms       each write takes this long (a slow firmware command,
+ *                  for killing a tool in the middle of one)
  *
  * The counters can be written (0 to reset them).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/errno.h>
@@ -55,7 +58,10 @@ int hwsim_fault_admit(struct hwsim_dev *d)
 	struct hwsim_fault *f = &d->fault;
 
 	lockdep_assert_held(&d->lock);
+	/* counted first: a test sees the write begin, then kills the tool */
 	atomic_inc(&f->writes);
+	if (READ_ONCE(f->delay_ms))
+		msleep(READ_ONCE(f->delay_ms));
 	if (f->fail_after == 0) {
 		if (!READ_ONCE(f->fail_sticky))
 			f->fail_after = -1;
@@ -178,6 +184,7 @@ void hwsim_fault_register(struct hwsim_dev *d)
 			    &hwsim_fail_after_fops);
 	debugfs_create_file_unsafe("fail_errno", 0644, f->dir, d,
 				   &hwsim_fail_errno_fops);
+	debugfs_create_u32("delay_ms", 0644, f->dir, &f->delay_ms);
 	debugfs_create_atomic_t("writes", 0644, f->dir, &f->writes);
 	debugfs_create_atomic_t("changes", 0644, f->dir, &f->changes);
 }

@@ -14,6 +14,10 @@
  *            cong.c creates it
  *   bnxt_re.c  the bnxt_re surface: cc_config/ as drivers/infiniband/hw/
  *            bnxt_re/debugfs.c creates it
+ *   mlx5_ofed.c  MLNX_OFED's mlx5 surface: ecn/ as its en_sysfs.c creates
+ *            it under /sys/class/net/<netdev>/
+ *   irdma.c  Intel's out-of-tree irdma surface: a configfs subsystem whose
+ *            groups are made with mkdir, as its configfs.c has it
  *
  * Adding a vendor is one file with a struct hwsim_surface and its line in
  * dev.c's hwsim_surfaces[] (Documentation/hardware.rst).
@@ -35,6 +39,14 @@ struct hwsim_surface {
 	 * under /sys/kernel/debug ("mlx5")
 	 */
 	const char *name;
+	/* The device can be a virtual function ("new_device ... vf"). */
+	bool has_vf;
+	/* Whether @id names a device of this surface; NULL: a PCI BDF. */
+	bool (*id_valid)(const char *id);
+	/* Module load and unload, for a surface with a root of its own
+	 * (a configfs subsystem); either may be NULL. */
+	int (*init)(void);
+	void (*exit)(void);
 	/* Build the surface's files under @d->dir; set d->priv. Called once
 	 * the device's directory exists. 0 or -errno.
 	 */
@@ -63,6 +75,9 @@ struct hwsim_fault {
 	u32 fail_errno;
 	/* the failure stays until the knob is rewritten (else: one write) */
 	bool fail_sticky;
+	/* each write sleeps this long, holding hwsim_dev.lock (read once
+	 * per write, written by debugfs_create_u32's handler) */
+	u32 delay_ms;
 	/* writes that reached the simulated firmware (parsed), whatever
 	 * became of them; and those that changed a stored value
 	 */
@@ -73,7 +88,12 @@ struct hwsim_fault {
 struct hwsim_dev {
 	struct list_head node;		/* hwsim_devs, under hwsim_devs_lock */
 	const struct hwsim_surface *sf;
-	char id[16];			/* PCI BDF, e.g. 0000:fe:00.0 */
+	char id[16];			/* PCI BDF, e.g. 0000:fe:00.0; or a netdev */
+	bool vf;			/* a virtual function (has_vf), fixed */
+	/* references from outside the device's files (irdma's configfs
+	 * groups): taken under hwsim_devs_lock, and a device with any
+	 * cannot be removed */
+	atomic_t users;
 	struct dentry *dir;		/* <root>/<surface>/<id> */
 	/* Protects the surface's stored values and the fault knobs. */
 	struct mutex lock;
@@ -86,6 +106,11 @@ enum hwsim_admit {
 	HWSIM_IGNORE,			/* report success, store nothing */
 };
 
+/* dev.c */
+struct hwsim_dev *hwsim_dev_get(const struct hwsim_surface *sf, const char *id);
+void hwsim_dev_put(struct hwsim_dev *d);
+bool hwsim_name_valid(const char *id);
+
 /* fault.c */
 void hwsim_fault_init(struct hwsim_fault *f);
 void hwsim_fault_register(struct hwsim_dev *d);
@@ -96,5 +121,7 @@ void hwsim_fault_changed(struct hwsim_dev *d);
 /* surfaces */
 extern const struct hwsim_surface hwsim_mlx5;
 extern const struct hwsim_surface hwsim_bnxt_re;
+extern const struct hwsim_surface hwsim_mlx5_ofed;
+extern const struct hwsim_surface hwsim_irdma;
 
 #endif /* _HWSIM_H */

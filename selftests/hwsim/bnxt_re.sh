@@ -23,32 +23,13 @@ if [[ -z ${LAB_HOST:-} && -x $here/../lab/lab-run ]]; then
 		--script "1=$here/bnxt_re.sh"
 fi
 
-. "$here/../lib/tap.sh"
-. "$here/../lib/tree.sh"
+. "$here/hwsim_lib.sh"
 
-RT=$RTUNE_TOOL
-if [[ -n $RTUNE_SRC ]]; then
-	KO=${HWSIM_KO:-$RTUNE_SRC/kmod/hwsim/rocetune_hwsim.ko}
-	PROFILES=$RTUNE_SRC/profiles
-else
-	KO=${HWSIM_KO:-}
-	PROFILES=$here/profiles
-fi
-ROOT=/sys/kernel/debug/rocetune_hwsim
 BDF=0000:fd:00.0
 CC=$ROOT/bnxt_re/$BDF/cc_config
 FAULT=$ROOT/bnxt_re/$BDF/fault
-W=$(mktemp -d /run/rocetune-hwsim.XXXXXX)
-export ROCETUNE_STATE_DIR=$W/state
 export ROCETUNE_TEST_DEBUGFS=$ROOT
 export ROCETUNE_TEST_SURFACE="rxe0=bnxt_re/$BDF"
-
-[[ -n $KO ]] ||
-	tap_skip_all "needs the rocetune_hwsim test module, a lab module that an installed tree does not have (HWSIM_KO=PATH)"
-[[ -n $RT && -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune) or not in PATH"
-[[ -f $KO ]] || tap_skip_all "rocetune_hwsim.ko not built (make module)"
-modinfo -F vermagic "$KO" 2>/dev/null | grep -q "^$(uname -r) " ||
-	tap_skip_all "$KO was built for another kernel than $(uname -r)"
 
 FILES="enable_cc run_avg_weight_g num_phase_per_state init_cr init_tr tos_ecn
 tos_dscp alt_vlan_pcp alt_vlan_dscp rtt cc_mode tcp_cp inactivity_cp"
@@ -67,16 +48,8 @@ fresh() {
 	echo "bnxt_re $BDF" > "$ROOT/new_device"
 }
 
-setup() {
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	insmod "$KO" || return 1
-	modprobe rdma_rxe || return 1
-	ip link set eth0 up
-	rdma link add rxe0 type rxe netdev eth0 || return 1
-	fresh
-}
-
-setup || tap_skip_all "cannot load rocetune_hwsim/rdma_rxe in this guest"
+hwsim_setup
+fresh
 
 # ------------------------------------------------------- the surface itself
 tap_eq "14 files, mode 0400, as debugfs.c creates them" \
@@ -129,7 +102,5 @@ tap_ok "the error is cc-unsupported with the reason" sh -c \
 tap_eq "nothing written, every file unchanged" "$w0 $before" "$(writes) $(snapshot)"
 
 echo "bnxt_re $BDF" > "$ROOT/del_device"
-rdma link delete rxe0
-tap_ok "rmmod rocetune_hwsim" rmmod rocetune_hwsim
-rm -rf "$W"
+hwsim_done
 tap_done

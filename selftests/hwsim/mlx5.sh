@@ -27,33 +27,14 @@ if [[ -z ${LAB_HOST:-} && -x $here/../lab/lab-run ]]; then
 		--script "1=$here/mlx5.sh"
 fi
 
-. "$here/../lib/tap.sh"
-. "$here/../lib/tree.sh"
+. "$here/hwsim_lib.sh"
 
-RT=$RTUNE_TOOL
-if [[ -n $RTUNE_SRC ]]; then
-	KO=${HWSIM_KO:-$RTUNE_SRC/kmod/hwsim/rocetune_hwsim.ko}
-	PROFILES=$RTUNE_SRC/profiles
-else
-	KO=${HWSIM_KO:-}
-	PROFILES=$here/profiles
-fi
-ROOT=/sys/kernel/debug/rocetune_hwsim
 BDF=0000:fe:00.0
 DEV=$ROOT/mlx5/$BDF
 CC=$DEV/cc_params
 FAULT=$DEV/fault
-W=$(mktemp -d /run/rocetune-hwsim.XXXXXX)
-export ROCETUNE_STATE_DIR=$W/state
 export ROCETUNE_TEST_DEBUGFS=$ROOT
 export ROCETUNE_TEST_SURFACE="rxe0=mlx5/$BDF"
-
-[[ -n $KO ]] ||
-	tap_skip_all "needs the rocetune_hwsim test module, a lab module that an installed tree does not have (HWSIM_KO=PATH)"
-[[ -n $RT && -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune) or not in PATH"
-[[ -f $KO ]] || tap_skip_all "rocetune_hwsim.ko not built (make module)"
-modinfo -F vermagic "$KO" 2>/dev/null | grep -q "^$(uname -r) " ||
-	tap_skip_all "$KO was built for another kernel than $(uname -r)"
 
 FILES="rp_clamp_tgt_rate rp_clamp_tgt_rate_ati rp_time_reset rp_byte_reset
 rp_threshold rp_ai_rate rp_max_rate rp_hai_rate rp_min_dec_fac rp_min_rate
@@ -78,18 +59,8 @@ fresh() {
 	echo "mlx5 $BDF" > "$ROOT/new_device"
 }
 
-jfield() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
-
-setup() {
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	insmod "$KO" || return 1
-	modprobe rdma_rxe || return 1
-	ip link set eth0 up
-	rdma link add rxe0 type rxe netdev eth0 || return 1
-	fresh
-}
-
-setup || tap_skip_all "cannot load rocetune_hwsim/rdma_rxe in this guest"
+hwsim_setup
+fresh
 
 # ------------------------------------------------------- the surface itself
 tap_eq "20 files, mode 0600, as cong.c creates them" \
@@ -261,8 +232,6 @@ tap_ok "show names the surface and its values" sh -c \
 	"'$RT' show dev rxe0 | grep -q 'cc (mlx5-debugfs)' && '$RT' --json show dev rxe0 | grep -q '\"rp_additive_increase_kbps\":5000'"
 
 echo "mlx5 $BDF" > "$ROOT/del_device"
-rdma link delete rxe0
-tap_ok "rmmod rocetune_hwsim" rmmod rocetune_hwsim
+hwsim_done
 tap_ok "a clean kernel log" sh -c "! dmesg | grep -E 'BUG|WARNING|Oops|rocetune_hwsim.*(leak|error)'"
-rm -rf "$W"
 tap_done

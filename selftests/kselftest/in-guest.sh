@@ -37,7 +37,7 @@ LAB_ONLY="kmod:counters.sh dcbsim:stacked.sh dcqcn:ecn-bottleneck.sh
 	dcqcn:datapath-guard.sh lab:smoke-1host.sh lab:smoke-2host.sh"
 DCBSIM_ONLY="dcbsim:lifecycle.sh dcbsim:dcb.sh dcbsim:fault.sh rocetune:apply.sh
 	rocetune:watch.sh"
-HWSIM_ONLY="hwsim:mlx5.sh hwsim:bnxt_re.sh"
+HWSIM_ONLY="hwsim:mlx5.sh hwsim:bnxt_re.sh hwsim:mlx5_ofed.sh hwsim:irdma.sh"
 
 tap_plan 14
 

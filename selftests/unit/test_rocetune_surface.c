@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests for rocetune's vendor surfaces (surface.c,
- * surface_mlx5.c): discovery through the test-only environment, reading a
- * cc_params/ directory of plain files, the neutral <-> mlx5 conversions
- * of Documentation/hardware.rst, refusals, and the write order. Writes
+ * surface_mlx5.c, surface_mlx5_ofed.c, surface_bnxt_re.c): discovery
+ * through the test-only environment, reading a cc_params/ or ecn/
+ * directory of plain files, the neutral <-> vendor conversions of
+ * Documentation/hardware.rst, refusals, and the write order. Writes
  * themselves are tested against rocetune_hwsim.ko in a lab guest
  * (selftests/hwsim/mlx5.sh): plain files do not behave like debugfs.
  */
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "../lib/tap.h"
 #include "../../tools/rocetune/obj.h"
@@ -111,7 +113,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(29);
+	tap_plan(51);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();
@@ -367,6 +369,228 @@ int main(void)
 		plan_free(&pl);
 	}
 
+
+	/* MLNX_OFED: ecn/ of a netdev, per-priority switches as bitmasks */
+	{
+		static const char *const on[19] = {
+			"roce_rp/clamp_tgt_rate", "roce_rp/clamp_tgt_rate_after_time_inc",
+			"roce_rp/rpg_time_reset", "roce_rp/rpg_byte_reset", "roce_rp/rpg_threshold",
+			"roce_rp/rpg_max_rate", "roce_rp/rpg_ai_rate", "roce_rp/rpg_hai_rate",
+			"roce_rp/rpg_gd", "roce_rp/rpg_min_dec_fac", "roce_rp/rpg_min_rate",
+			"roce_rp/rate_to_set_on_first_cnp", "roce_rp/dce_tcp_g",
+			"roce_rp/dce_tcp_rtt", "roce_rp/rate_reduce_monitor_period",
+			"roce_rp/initial_alpha_value", "roce_np/min_time_between_cnps",
+			"roce_np/cnp_dscp", "roce_np/cnp_802p_prio",
+		};
+		static const unsigned int ov[19] = {
+			0, 1, 300, 32767, 1, 0, 5, 50, 11, 50, 1, 0, 1019, 1, 4, 1023, 4, 48, 6,
+		};
+		char net[128], ecn[200], t[16], p[400];
+		struct rtune_link o;
+		int i, k;
+
+		snprintf(net, sizeof(net), "%s/net", root);
+		mkdir(net, 0700);
+		snprintf(ecn, sizeof(ecn), "%s/eth0", net);
+		mkdir(ecn, 0700);
+		snprintf(ecn, sizeof(ecn), "%s/eth0/ecn", net);
+		mkdir(ecn, 0700);
+		for (i = 0; i < 2; i++) {
+			snprintf(p, sizeof(p), "%s/%s", ecn, i ? "roce_np" : "roce_rp");
+			mkdir(p, 0700);
+			snprintf(p, sizeof(p), "%s/%s/enable", ecn, i ? "roce_np" : "roce_rp");
+			mkdir(p, 0700);
+		}
+		snprintf(dir, sizeof(dir), "%s", ecn);
+		for (i = 0; i < 19; i++) {
+			snprintf(t, sizeof(t), "%u\n", ov[i]);
+			put(on[i], t);
+		}
+		for (k = 0; k < 8; k++) {
+			snprintf(p, sizeof(p), "roce_rp/enable/%d", k);
+			put(p, "1\n");
+			snprintf(p, sizeof(p), "roce_np/enable/%d", k);
+			put(p, k == 3 ? "1\n" : "0\n");
+		}
+		setenv(RTUNE_ENV_TEST_SYSFS_NET, net, 1);
+		setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=mlx5_ofed/eth0", 1);
+		dev(&o);
+		tap_check(o.cc_ok && o.hw.sf == &rtune_surface_mlx5_ofed && !strcmp(o.hw.dir, ecn) &&
+			  o.hw.raw_valid == (1u << 21) - 1 && !o.hw.ro &&
+			  !strcmp(o.cc_backend, "mlx5-ofed-sysfs"),
+			  "ofed: 19 files and 2 x 8 switches read from <net>/eth0/ecn (%s)", o.hw.dir);
+		tap_check(o.cc.v[RTUNE_P_RP_ENABLED_PRIOS] == 0xff &&
+			  o.cc.v[RTUNE_P_NP_ENABLED_PRIOS] == 0x08 &&
+			  o.cc.v[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS] == 5000 &&
+			  o.cc.v[RTUNE_P_RP_ALPHA_GAIN_1024THS] == 5 &&
+			  o.cc.v[RTUNE_P_RP_RATE_CUT_SHIFT] == 1 && o.cc.v[RTUNE_P_NP_CNP_PRIO] == 6 &&
+			  (o.cc_valid & (1u << RTUNE_P_NP_CNP_PRIO)),
+			  "ofed: switches as masks (rp 0-7, np 3), mlx5's conversions, cnp_802p_prio read");
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\npreset = connectx\nrp_enabled_prios = 3\n"
+			 "np_enabled_prios = 3\nnp_cnp_dscp = 48\nnp_cnp_prio = 6\n"
+			 "rp_additive_increase_kbps = 40000\nrp_hyper_increase_kbps = 200000\n", &o, &pl);
+		buf[0] = '\0';
+		if (pl.n == 1)
+			act_describe(&pl.a[0], buf, sizeof(buf));
+		tap_check(pl.nerr == 0 && !strcmp(buf, "cc (mlx5_ofed eth0) roce_rp/rpg_ai_rate 5 -> 40; "
+						  "roce_rp/rpg_hai_rate 50 -> 200; roce_rp/enable 0-7 -> 3"),
+			  "ofed example: %s", buf);
+		tap_check(note(&pl, "cc-not-set", "ecn_enabled_prios, ecn_codepoint, np_cnp_ecn") &&
+			  !note(&pl, "cc-not-set", "rp_enabled_prios"),
+			  "ofed example: only the three knob-less preset values are a warning");
+		n = pl.n == 1 ? rtune_surface_mlx5_ofed.writes(pl.a[0].from.hw.raw, pl.a[0].to.hw.raw,
+							       pl.a[0].mask, order) : 0;
+		tap_check(n == 3 && order[0] == 6 && order[1] == 7 && order[2] == 19,
+			  "ofed: parameters first, then the switches (%d writes)", n);
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\necn_enabled_prios = 3\n", &o, &pl);
+		tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "roce_rp/enable"),
+			  "ofed: ecn_enabled_prios refused, pointing to the switches");
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_byte_counter_bytes = 3000000000\n",
+			 &o, &pl);
+		tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "signed int"),
+			  "ofed: a value above INT_MAX refused (the driver's %%d)");
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_rate_cut_shift = 2\n", &o, &pl);
+		tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "roce_rp/rpg_gd is 10..11"),
+			  "ofed: mlx5's ranges, with OFED's file names");
+		plan_free(&pl);
+
+		/* a switch that reads neither 0 nor 1 */
+		put("roce_np/enable/5", "2\n");
+		dev(&s);
+		surface_why(&s, buf, sizeof(buf));
+		tap_check(!s.cc_ok && s.hw.err == -EPROTO && strstr(buf, "roce_np/enable/5") &&
+			  strstr(buf, "reads 0 or 1"), "ofed: a bad switch: %s", buf);
+		put("roce_np/enable/5", "0\n");
+
+		/* a VF: no write bit */
+		snprintf(p, sizeof(p), "%s/roce_rp/rpg_ai_rate", ecn);
+		chmod(p, 0444);
+		dev(&s);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_additive_increase_kbps = 40000\n", &s, &pl);
+		tap_check(s.cc_ok && s.hw.ro && pl.nerr == 1 && !pl.n &&
+			  note(&pl, "cc-read-only", "virtual function"),
+			  "ofed VF: a change is refused with cc-read-only");
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_additive_increase_kbps = 5000\n", &s, &pl);
+		tap_check(pl.nerr == 0 && !pl.n, "ofed VF: a profile it matches is fine");
+		plan_free(&pl);
+		chmod(p, 0644);
+
+		/* both trees: mlx5 mapped by BDF, OFED's ecn/ found through the netdev */
+		setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=mlx5/0000:fe:00.0", 1);
+		dev(&s);
+		tap_check(s.hw.sf == &rtune_surface_mlx5_ofed && !strcmp(s.hw.id, "eth0") &&
+			  strstr(s.hw.unused, "cc_params/ of 0000:fe:00.0"),
+			  "both trees: MLNX_OFED's is used, debugfs named as not used (%s)", s.hw.unused);
+		unsetenv(RTUNE_ENV_TEST_SYSFS_NET);
+		dev(&s);
+		tap_check(s.hw.sf == &rtune_surface_mlx5 && !s.hw.unused[0],
+			  "without ecn/ the debugfs tree is used");
+	}
+
+	/* irdma: a configfs group made for each access and removed after */
+	{
+		char cfs[128], grp[200], p[400], stamp[400], sd[160];
+		struct rtune_link r;
+		pid_t kid;
+		FILE *f;
+
+		snprintf(cfs, sizeof(cfs), "%s/irdma", root);
+		mkdir(cfs, 0700);
+		snprintf(sd, sizeof(sd), "%s/state", root);
+		setenv("ROCETUNE_STATE_DIR", sd, 1);
+		setenv(RTUNE_ENV_TEST_IRDMA_CONFIGFS, cfs, 1);
+		setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=irdma/rxe0", 1);
+		snprintf(grp, sizeof(grp), "%s/rxe0", cfs);
+		snprintf(stamp, sizeof(stamp), "%s/cfs-group%s", sd, grp);
+		for (char *q = stamp + strlen(sd) + strlen("/cfs-group"); *q; q++)
+			if (*q == '/')
+				*q = '_';
+
+		/* mkdir, nothing in it (a plain directory): the read fails, the group goes */
+		dev(&r);
+		surface_why(&r, buf, sizeof(buf));
+		tap_check(r.hw.sf == &rtune_surface_irdma && !r.cc_ok && r.hw.err == -ENOENT &&
+			  access(grp, F_OK) && access(stamp, F_OK),
+			  "irdma: made, read failed, removed again with its stamp: %s", buf);
+
+		/* a group that exists is someone's: read, left alone */
+		mkdir(grp, 0700);
+		snprintf(dir, sizeof(dir), "%s", grp);
+		put("roce_dcqcn_enable", "0\n");
+		put("roce_dctcp_enable", "0\n");
+		put("roce_timely_enable", "0\n");
+		put("cnp_up_override", "0\n");
+		dev(&r);
+		tap_check(r.cc_ok && r.hw.raw_valid == 0xf && !access(grp, F_OK) &&
+			  !strcmp(r.cc_backend, "irdma-configfs") &&
+			  (r.cc_valid & (1u << RTUNE_P_RP_ENABLED_PRIOS)) &&
+			  r.cc.v[RTUNE_P_RP_ENABLED_PRIOS] == 0,
+			  "irdma: an existing group is read and left; dcqcn 0 reads as rp_enabled_prios none");
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = 0-7\n", &r, &pl);
+		buf[0] = '\0';
+		if (pl.n == 1)
+			act_describe(&pl.a[0], buf, sizeof(buf));
+		tap_check(pl.nerr == 0 && !strcmp(buf, "cc (irdma rxe0) roce_dcqcn_enable 0 -> 1") &&
+			  note(&pl, "cc-new-qps-only", "new QPs only"),
+			  "irdma: rp_enabled_prios 0-7 writes roce_dcqcn_enable 1, new QPs only: %s", buf);
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = 3\n", &r, &pl);
+		tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "one switch for every priority"),
+			  "irdma: a single priority is refused (one switch)");
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_fast_recovery_stages = 5\n", &r, &pl);
+		tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "dcqcn_F") &&
+			  note(&pl, "cc-unsupported", "needs a reload"),
+			  "irdma: DCQCN tuning refused as a module parameter that needs a reload");
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = none\n", &r, &pl);
+		tap_check(pl.nerr == 0 && pl.n == 0 && !note(&pl, "cc-new-qps-only", NULL),
+			  "irdma: nothing to change, no warning");
+		plan_free(&pl);
+
+		/* a stamp whose process is gone: the group a killed run left, removed */
+		put("roce_dcqcn_enable", "1\n");
+		snprintf(p, sizeof(p), "%s/roce_dcqcn_enable", grp);
+		kid = fork();
+		if (!kid)
+			_exit(0);
+		waitpid(kid, NULL, 0);
+		/* make the group removable (plain rmdir needs it empty) */
+		snprintf(p, sizeof(p), "rm -f '%s'/*", grp);
+		if (system(p))
+			abort();
+		mkdir(sd, 0700);
+		f = fopen(stamp, "w");
+		if (f) {
+			fprintf(f, "%ld\n", (long)getppid());
+			fclose(f);
+		}
+		dev(&r);
+		tap_check(!access(grp, F_OK) && !access(stamp, F_OK),
+			  "irdma: a stamp of a live process: its group is left alone");
+		f = fopen(stamp, "w");
+		if (f) {
+			fprintf(f, "%ld\n", (long)kid);
+			fclose(f);
+		}
+		dev(&r);
+		tap_check(access(grp, F_OK) && access(stamp, F_OK),
+			  "irdma: a stamp of a dead process: the orphaned group and stamp are removed");
+
+		/* no irdma configfs at all */
+		setenv(RTUNE_ENV_TEST_IRDMA_CONFIGFS, "/nonexistent/irdma", 1);
+		dev(&r);
+		surface_why(&r, buf, sizeof(buf));
+		tap_check(!r.cc_ok && r.hw.err == -ENOENT && strstr(buf, "out-of-tree irdma"),
+			  "irdma: no configfs subsystem: %s", buf);
+		unsetenv(RTUNE_ENV_TEST_IRDMA_CONFIGFS);
+	}
+
+	snprintf(dir, sizeof(dir), "%s/mlx5/0000:fe:00.0/cc_params", root);
 	put_all(start);
 	{
 		char cmd[128];

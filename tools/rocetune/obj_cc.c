@@ -258,7 +258,10 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 	}
 	pr_obj(pr, "cc");
 	pr_str(pr, PR_JSON, "backend", NULL, v->cc_backend);
-	pr_text(pr, "    cc (%s):", v->cc_backend[0] ? v->cc_backend : "?");
+	pr_text(pr, "    cc (%s%s%s%s%s):", v->cc_backend[0] ? v->cc_backend : "?",
+		v->hw.ro ? ", read-only: a virtual function" : "",
+		v->hw.unused[0] ? "; not used: " : "", v->hw.unused,
+		v->hw.unused[0] ? ", MLNX_OFED's ecn/ has the per-priority switches" : "");
 	pr_obj(pr, "active");
 	for (k = 0; k < RTUNE_P_COUNT; k++) {
 		char t[RTUNE_PARAM_TEXT_MAX];

@@ -40,6 +40,8 @@ struct rtune_hwcc {
 	char errfile[48];		/* the file that failed */
 	uint32_t raw[32];		/* RTUNE_SURF_MAX_FILES values */
 	uint32_t raw_valid;		/* bit i: raw[i] was read */
+	bool ro;			/* files without a write bit (ro_by_mode) */
+	char unused[160];		/* another surface of the device, not used */
 };
 
 struct rtune_link {

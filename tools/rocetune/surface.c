@@ -6,9 +6,11 @@
  *
  * Discovery: /sys/class/infiniband/<ibdev>/device is the PCI function
  * (its name the BDF), device/driver its driver; a surface whose driver
- * matches lives at <debugfs>/<surface>/<BDF>/<subdir>/. For tests only,
- * ROCETUNE_TEST_DEBUGFS replaces the debugfs root and
- * ROCETUNE_TEST_SURFACE ("ibdev=surface/BDF[,...]") assigns a surface to
+ * matches lives at <debugfs>/<surface>/<BDF>/<subdir>/. An mlx5 device
+ * whose netdev has MLNX_OFED's /sys/class/net/<netdev>/ecn/ uses that
+ * instead (prefer_ofed()). For tests only, ROCETUNE_TEST_DEBUGFS replaces
+ * the debugfs root, ROCETUNE_TEST_SYSFS_NET /sys/class/net, and
+ * ROCETUNE_TEST_SURFACE ("ibdev=surface/ID[,...]") assigns a surface to
  * an RDMA device whatever its driver (Documentation/hardware.rst).
  */
 #include <errno.h>
@@ -17,15 +19,21 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cfs.h"
 #include "obj.h"
+#include "rdmacm.h"
 #include "surface.h"
 
 static const struct rtune_surface *const surfaces[] = {
+	/* first of those with the same driver: what the driver finds */
 	&rtune_surface_mlx5,
+	&rtune_surface_mlx5_ofed,
 	&rtune_surface_bnxt_re,
+	&rtune_surface_irdma,
 	NULL,
 };
 
@@ -34,6 +42,39 @@ static const char *debugfs_root(void)
 	const char *r = getenv(RTUNE_ENV_TEST_DEBUGFS);
 
 	return r && *r ? r : "/sys/kernel/debug";
+}
+
+static const char *sysfs_net_root(void)
+{
+	const char *r = getenv(RTUNE_ENV_TEST_SYSFS_NET);
+
+	return r && *r ? r : "/sys/class/net";
+}
+
+/* Where the configfs groups of @sf are made: <configfs>/<name>. */
+static void group_root(const struct rtune_surface *sf, char *buf, size_t len)
+{
+	const char *r = getenv(RTUNE_ENV_TEST_IRDMA_CONFIGFS);
+
+	if (sf == &rtune_surface_irdma && r && *r)
+		snprintf(buf, len, "%s", r);
+	else
+		snprintf(buf, len, "%s/%s", rtune_configfs_root(), sf->name);
+}
+
+static void surface_dir(const struct rtune_surface *sf, const char *id, char *buf, size_t len)
+{
+	char root[256];
+
+	if (sf->root == RTUNE_SURF_CONFIGFS_GROUP) {
+		group_root(sf, root, sizeof(root));
+		snprintf(buf, len, "%s/%s", root, id);
+		return;
+	}
+	if (sf->root == RTUNE_SURF_SYSFS_NET)
+		snprintf(buf, len, "%s/%s/%s", sysfs_net_root(), id, sf->subdir);
+	else
+		snprintf(buf, len, "%s/%s/%s/%s", debugfs_root(), sf->name, id, sf->subdir);
 }
 
 static const struct rtune_surface *surface_by(const char *name, const char *driver)
@@ -86,7 +127,32 @@ static int link_base(const char *path, char *out, size_t len)
 	return 0;
 }
 
-static void probe(const char *ibdev, struct rtune_hwcc *hw)
+/*
+ * An mlx5 device with MLNX_OFED's ecn/ tree uses it rather than the
+ * upstream debugfs cc_params/: both write the same firmware fields, but
+ * only ecn/ has the per-priority switches, it needs no debugfs mount, and
+ * kernel lockdown does not close it. The debugfs tree, when it is there
+ * too, is named in hw->unused so that show and apply say which is used.
+ */
+static void prefer_ofed(const char *netdev, const struct rtune_surface **sf, char *id,
+			size_t idlen, struct rtune_hwcc *hw)
+{
+	char path[PATH_MAX], dbg[PATH_MAX];
+
+	if (*sf != &rtune_surface_mlx5 || !netdev || !*netdev)
+		return;
+	surface_dir(&rtune_surface_mlx5_ofed, netdev, path, sizeof(path));
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/roce_rp");
+	if (access(path, F_OK))
+		return;
+	surface_dir(*sf, id, dbg, sizeof(dbg));
+	if (!access(dbg, F_OK))
+		snprintf(hw->unused, sizeof(hw->unused), "mlx5 debugfs cc_params/ of %s", id);
+	*sf = &rtune_surface_mlx5_ofed;
+	snprintf(id, idlen, "%s", netdev);
+}
+
+static void probe(const char *ibdev, const char *netdev, struct rtune_hwcc *hw)
 {
 	char path[PATH_MAX], drv[64], id[32];
 	const struct rtune_surface *sf = NULL;
@@ -99,12 +165,15 @@ static void probe(const char *ibdev, struct rtune_hwcc *hw)
 		if (!sf)
 			return;
 		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device", ibdev);
-		if (link_base(path, id, sizeof(id)))
+		if (sf->root == RTUNE_SURF_CONFIGFS_GROUP)
+			snprintf(id, sizeof(id), "%s", ibdev);
+		else if (link_base(path, id, sizeof(id)))
 			return;
 	}
+	prefer_ofed(netdev, &sf, id, sizeof(id), hw);
 	hw->sf = sf;
 	snprintf(hw->id, sizeof(hw->id), "%s", id);
-	snprintf(hw->dir, sizeof(hw->dir), "%s/%s/%s/%s", debugfs_root(), sf->name, id, sf->subdir);
+	surface_dir(sf, id, hw->dir, sizeof(hw->dir));
 }
 
 /* A file's text as the driver prints it: one decimal u32 ("%u\n"). */
@@ -123,28 +192,68 @@ static int parse_u32(const char *s, uint32_t *v)
 	return 0;
 }
 
+/*
+ * A per-priority directory (sf->groups): <name>/0 .. <name>/7, each "0" or
+ * "1", as the bitmask of the priorities that read 1. On an error, @bad
+ * names the file.
+ */
+static int read_group(const char *dir, const char *name, uint32_t *mask, char *bad,
+		      size_t blen)
+{
+	char path[PATH_MAX], buf[32];
+	uint32_t v;
+	int p, err;
+
+	*mask = 0;
+	for (p = 0; p < 8; p++) {
+		snprintf(path, sizeof(path), "%s/%s/%d", dir, name, p);
+		err = cfs_read(path, buf, sizeof(buf));
+		if (!err)
+			err = parse_u32(buf, &v);
+		if (!err && v > 1)
+			err = -EPROTO;
+		if (err) {
+			snprintf(bad, blen, "%s/%d", name, p);
+			return err;
+		}
+		*mask |= v << p;
+	}
+	return 0;
+}
+
 /* Read every file of the surface into hw->raw; stops at the first error. */
 static int read_raw(struct rtune_hwcc *hw)
 {
 	const struct rtune_surface *sf = hw->sf;
 	char path[PATH_MAX], buf[32];
+	struct stat st;
 	int i, err;
 
 	hw->raw_valid = 0;
 	hw->err = 0;
+	hw->ro = false;
 	hw->errfile[0] = '\0';
 	for (i = 0; i < sf->nfiles; i++) {
 		snprintf(path, sizeof(path), "%s/%s", hw->dir, sf->files[i]);
-		err = cfs_read(path, buf, sizeof(buf));
-		if (!err)
-			err = parse_u32(buf, &hw->raw[i]);
+		snprintf(hw->errfile, sizeof(hw->errfile), "%s", sf->files[i]);
+		if (sf->groups & (1u << i)) {
+			err = read_group(hw->dir, sf->files[i], &hw->raw[i], hw->errfile,
+					 sizeof(hw->errfile));
+		} else {
+			err = cfs_read(path, buf, sizeof(buf));
+			if (!err)
+				err = parse_u32(buf, &hw->raw[i]);
+			/* the mode is the driver's answer to "can this be written?" */
+			if (!err && sf->ro_by_mode && !stat(path, &st) && !(st.st_mode & 0222))
+				hw->ro = true;
+		}
 		if (err) {
 			hw->err = err;
-			snprintf(hw->errfile, sizeof(hw->errfile), "%s", sf->files[i]);
 			return err;
 		}
 		hw->raw_valid |= 1u << i;
 	}
+	hw->errfile[0] = '\0';
 	return 0;
 }
 
@@ -177,6 +286,89 @@ static void decode_raw(const struct rtune_hwcc *hw, struct rtune_param_set *s,
 	}
 }
 
+/*
+ * A configfs group (RTUNE_SURF_CONFIGFS_GROUP) exists while someone has
+ * made it, and irdma cannot be unloaded while one does. rocetune makes it
+ * for each read or write and removes it after, unless it was there before
+ * (then it is someone else's). Before mkdir, a stamp file in the state
+ * directory records the group and rocetune's pid; rmdir removes it. A
+ * stamp whose process is gone is a group a killed rocetune left behind:
+ * the next rocetune removes the group and the stamp.
+ */
+static void group_stamp(const char *dir, char *buf, size_t len)
+{
+	const char *sd = getenv("ROCETUNE_STATE_DIR");
+	size_t n;
+	char *p;
+
+	if (!sd || !*sd)
+		sd = "/run/rocetune";
+	mkdir(sd, 0755);
+	n = (size_t)snprintf(buf, len, "%s/cfs-group", sd);
+	snprintf(buf + n, len - n, "%s", dir);
+	for (p = buf + n; *p; p++)
+		if (*p == '/')
+			*p = '_';
+}
+
+static void group_reap(const char *dir)
+{
+	char stamp[PATH_MAX], buf[32];
+	long pid;
+
+	group_stamp(dir, stamp, sizeof(stamp));
+	if (cfs_read(stamp, buf, sizeof(buf)))
+		return;
+	pid = strtol(buf, NULL, 10);
+	if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+		return;
+	if (!rmdir(dir) || errno == ENOENT)
+		unlink(stamp);
+}
+
+static int group_enter(const struct rtune_hwcc *hw, bool *made)
+{
+	char stamp[PATH_MAX], root[PATH_MAX], pid[24];
+	FILE *f;
+	int err;
+
+	*made = false;
+	if (hw->sf->root != RTUNE_SURF_CONFIGFS_GROUP)
+		return 0;
+	group_reap(hw->dir);
+	group_root(hw->sf, root, sizeof(root));
+	if (access(root, F_OK))
+		return -ENOENT;
+	if (!access(hw->dir, F_OK))
+		return 0;
+	group_stamp(hw->dir, stamp, sizeof(stamp));
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	f = fopen(stamp, "w");
+	if (f) {
+		fputs(pid, f);
+		fclose(f);
+	}
+	if (mkdir(hw->dir, 0755)) {
+		err = -errno;
+		unlink(stamp);
+		return err;
+	}
+	*made = true;
+	return 0;
+}
+
+static void group_leave(const struct rtune_hwcc *hw, bool made)
+{
+	char stamp[PATH_MAX];
+
+	if (!made)
+		return;
+	group_stamp(hw->dir, stamp, sizeof(stamp));
+	/* a stamp stays with a group that stays, for the next run */
+	if (!rmdir(hw->dir) || errno == ENOENT)
+		unlink(stamp);
+}
+
 void surface_read_dev(struct rtune_link *d)
 {
 	struct rtune_hwcc *hw = &d->hw;
@@ -184,20 +376,33 @@ void surface_read_dev(struct rtune_link *d)
 	memset(hw, 0, sizeof(*hw));
 	if (!d->has_ib)
 		return;
-	probe(d->ibdev, hw);
+	probe(d->ibdev, d->netdev, hw);
 	if (!hw->sf)
 		return;
 	d->cc_ok = false;
 	d->cc_valid = 0;
 	snprintf(d->cc_backend, sizeof(d->cc_backend), "%s", hw->sf->backend);
 	/* One PCI function, one set: cong.c creates cc_params per native
-	 * port mdev, and only port 1 maps to the device's own BDF. */
+	 * port mdev, and only port 1 maps to the device's own BDF (and
+	 * MLNX_OFED's ecn/ is per netdev, i.e. per function, too). */
 	if (d->port != 1) {
 		hw->err = -EOPNOTSUPP;
 		return;
 	}
-	if (read_raw(hw))
-		return;
+	{
+		bool made;
+		int err = group_enter(hw, &made);
+
+		if (err) {
+			hw->err = err;
+			hw->errfile[0] = '\0';
+			return;
+		}
+		err = read_raw(hw);
+		group_leave(hw, made);
+		if (err)
+			return;
+	}
 	decode_raw(hw, &d->cc, &d->cc_valid);
 	d->cc_ok = true;
 }
@@ -207,6 +412,19 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len)
 	const struct rtune_hwcc *hw = &d->hw;
 	char p[PATH_MAX];
 
+	if (hw->sf->root == RTUNE_SURF_CONFIGFS_GROUP && !hw->errfile[0]) {
+		group_root(hw->sf, p, sizeof(p));
+		if (hw->err == -ENOENT)
+			snprintf(buf, len,
+				 "%s does not exist: Intel's out-of-tree %s driver (which has configfs) is not loaded, or configfs is not mounted",
+				 p, hw->sf->name);
+		else if (hw->err == -ENODEV)
+			snprintf(buf, len, "mkdir %s: %s does not know %s (ENODEV)", hw->dir,
+				 hw->sf->name, hw->id);
+		else
+			snprintf(buf, len, "mkdir %s: %s", hw->dir, strerror(-hw->err));
+		return;
+	}
 	switch (-hw->err) {
 	case EOPNOTSUPP:
 		snprintf(buf, len, "port %u: only port 1 of a PCI function has a %s surface",
@@ -221,9 +439,14 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len)
 		snprintf(buf, len, "%s/%s: permission denied (needs root)", hw->dir, hw->errfile);
 		return;
 	case EPROTO:
-		snprintf(buf, len, "%s/%s does not read as a decimal number", hw->dir, hw->errfile);
+		snprintf(buf, len, "%s/%s does not read as a decimal number%s", hw->dir, hw->errfile,
+			 hw->sf->groups ? " (a priority switch reads 0 or 1)" : "");
 		return;
 	case ENOENT:
+		if (hw->sf->root != RTUNE_SURF_DEBUGFS_PCI) {
+			snprintf(buf, len, "%s/%s does not exist", hw->dir, hw->errfile);
+			return;
+		}
 		if (access(debugfs_root(), F_OK) || access(hw->dir, F_OK)) {
 			snprintf(p, sizeof(p), "%s/%s/%s", debugfs_root(), hw->sf->name, hw->id);
 			if (access(p, F_OK))
@@ -292,6 +515,25 @@ void surface_target(const struct rtune_profile *p, const struct rtune_link *dev,
 			  dev->ibdev, dev->port, sf->name, notset);
 	if (bad)
 		return;
+	if (dev->hw.ro) {
+		for (i = 0; i < sf->nfiles; i++)
+			if ((fm & (1u << i)) && raw[i] != dev->hw.raw[i])
+				break;
+		if (i < sf->nfiles) {
+			plan_note(pl, devidx, RTUNE_SEV_ERROR, "cc-read-only",
+				  "%s/%u: %s/%s is read-only: %s %s is a virtual function (MLNX_OFED makes ecn/ writable on the physical function only); set it on the PF",
+				  dev->ibdev, dev->port, dev->hw.dir, sf->files[i], sf->name, dev->hw.id);
+			return;
+		}
+	}
+	if (sf->applies) {
+		for (i = 0; i < sf->nfiles; i++)
+			if ((fm & (1u << i)) && raw[i] != dev->hw.raw[i])
+				break;
+		if (i < sf->nfiles)
+			plan_note(pl, devidx, RTUNE_SEV_WARNING, "cc-new-qps-only", "%s/%u: %s",
+				  dev->ibdev, dev->port, sf->applies);
+	}
 	if (!p->preset) {
 		/*
 		 * Overrides on top of what is active must still be coherent.
@@ -363,32 +605,87 @@ static void add(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Write the priorities of group @name whose bit differs between @cur and
+ * @want, in priority order ("1" to an enabled one is refused by
+ * MLNX_OFED: EPERM). On failure @why says which.
+ */
+static int write_group(const char *dir, const char *name, uint32_t cur, uint32_t want,
+		       char *why, size_t wlen)
+{
+	char path[PATH_MAX];
+	int p, err;
+
+	for (p = 0; p < 8; p++) {
+		uint32_t b = (want >> p) & 1;
+
+		if (!((cur ^ want) & (1u << p)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/%d", dir, name, p);
+		err = cfs_write(path, b ? "1" : "0");
+		if (err) {
+			snprintf(why, wlen, "writing %s/%d %u: %s", name, p, b, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* A raw value as text: a priority list for a group, else decimal. */
+static const char *raw_text(const struct rtune_surface *sf, int f, uint32_t v, char *buf,
+			    size_t len)
+{
+	if ((sf->groups & (1u << f)) && v <= 0xff)
+		rtune_param_format(RTUNE_P_RP_ENABLED_PRIOS, v, buf, len);
+	else
+		snprintf(buf, len, "%u", v);
+	return buf;
+}
+
 int surface_apply(struct rtune_link *d, struct rtune_action *a)
 {
 	const struct rtune_surface *sf = a->from.hw.sf;
 	uint32_t expect[RTUNE_SURF_MAX_FILES];
 	int order[RTUNE_SURF_MAX_FILES], n, k, j, err = 0;
-	char path[PATH_MAX], val[16], bad[180] = "";
+	char path[PATH_MAX], val[16], bad[180] = "", t1[32], t2[32];
+
+	bool made;
 
 	memcpy(expect, a->from.hw.raw, sizeof(expect));
 	n = sf->writes(a->from.hw.raw, a->to.hw.raw, a->mask, order);
+	err = group_enter(&a->from.hw, &made);
+	if (err) {
+		snprintf(a->why, sizeof(a->why), "mkdir %.150s: %s", a->from.hw.dir, strerror(-err));
+		return err;
+	}
 	for (k = 0; k < n; k++) {
 		int f = order[k];
 		uint32_t v = a->to.hw.raw[f];
 
-		snprintf(path, sizeof(path), "%s/%s", a->from.hw.dir, sf->files[f]);
-		snprintf(val, sizeof(val), "%u", v);
-		err = cfs_write(path, val);
-		if (err) {
-			snprintf(a->why, sizeof(a->why), "writing %s %u: %s (after %d of %d writes)",
-				 sf->files[f], v, strerror(-err), k, n);
-			break;
+		if (sf->groups & (1u << f)) {
+			err = write_group(a->from.hw.dir, sf->files[f], expect[f], v, a->why,
+					  sizeof(a->why));
+			if (err) {
+				add(a->why, sizeof(a->why), "after %d of %d writes", k, n);
+				break;
+			}
+		} else {
+			snprintf(path, sizeof(path), "%s/%s", a->from.hw.dir, sf->files[f]);
+			snprintf(val, sizeof(val), "%u", v);
+			err = cfs_write(path, val);
+			if (err) {
+				snprintf(a->why, sizeof(a->why),
+					 "writing %s %u: %s (after %d of %d writes)", sf->files[f], v,
+					 strerror(-err), k, n);
+				break;
+			}
 		}
 		for (j = 0; j < sf->nfiles; j++)
 			expect[j] = sf->after_write(f, v, j, expect[j]);
 	}
 	/* read every file back, written or not */
 	surface_read_dev(d);
+	group_leave(&a->from.hw, made);
 	if (d->hw.err) {
 		char why[180];
 
@@ -402,12 +699,13 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 	for (j = 0; j < sf->nfiles; j++) {
 		if (d->hw.raw[j] == expect[j])
 			continue;
+		raw_text(sf, j, d->hw.raw[j], t1, sizeof(t1));
+		raw_text(sf, j, expect[j], t2, sizeof(t2));
 		if (expect[j] != a->from.hw.raw[j])
-			add(bad, sizeof(bad), "%s reads %u after writing %u", sf->files[j],
-			    d->hw.raw[j], expect[j]);
+			add(bad, sizeof(bad), "%s reads %s after writing %s", sf->files[j], t1, t2);
 		else
-			add(bad, sizeof(bad), "%s reads %u, was %u and not written", sf->files[j],
-			    d->hw.raw[j], expect[j]);
+			add(bad, sizeof(bad), "%s reads %s, was %s and not written", sf->files[j],
+			    t1, t2);
 	}
 	if (bad[0]) {
 		snprintf(a->why, sizeof(a->why), "read-back: %s", bad);
@@ -420,17 +718,20 @@ void surface_describe(const struct rtune_action *a, char *buf, size_t len)
 {
 	const struct rtune_surface *sf = a->from.hw.sf;
 	size_t n = (size_t)snprintf(buf, len, "cc (%s %s)", sf->name, a->from.hw.id);
+	char t1[32], t2[32];
 	int i;
 
 	for (i = 0; i < sf->nfiles && n < len; i++) {
 		if (!(a->mask & (1u << i)) || a->from.hw.raw[i] == a->to.hw.raw[i])
 			continue;
+		raw_text(sf, i, a->to.hw.raw[i], t2, sizeof(t2));
 		if (a->from.hw.raw_valid & (1u << i))
-			n += (size_t)snprintf(buf + n, len - n, " %s %u -> %u;", sf->files[i],
-					      a->from.hw.raw[i], a->to.hw.raw[i]);
+			n += (size_t)snprintf(buf + n, len - n, " %s %s -> %s;", sf->files[i],
+					      raw_text(sf, i, a->from.hw.raw[i], t1, sizeof(t1)),
+					      t2);
 		else
-			n += (size_t)snprintf(buf + n, len - n, " %s (unread) -> %u;",
-					      sf->files[i], a->to.hw.raw[i]);
+			n += (size_t)snprintf(buf + n, len - n, " %s (unread) -> %s;",
+					      sf->files[i], t2);
 	}
 	if (n < len && buf[n - 1] == ';')
 		buf[n - 1] = '\0';

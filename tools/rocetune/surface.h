@@ -14,7 +14,7 @@
  *
  * surface.c is generic: discovery, reading, writing, read-back, the
  * target and the plan. One file per vendor holds its table and its
- * conversions (surface_mlx5.c).
+ * conversions (surface_mlx5.c, surface_mlx5_ofed.c, surface_bnxt_re.c).
  */
 #ifndef ROCETUNE_SURFACE_H
 #define ROCETUNE_SURFACE_H
@@ -33,6 +33,20 @@ struct rtune_pr;
 /* The most files one surface has (a bit each in uint32_t masks). */
 #define RTUNE_SURF_MAX_FILES 32
 
+/* Where a surface's directory is. */
+enum rtune_surf_root {
+	/* <debugfs>/<name>/<PCI BDF>/<subdir>/ (upstream mlx5, bnxt_re) */
+	RTUNE_SURF_DEBUGFS_PCI,
+	/* /sys/class/net/<netdev>/<subdir>/ (MLNX_OFED's ecn/) */
+	RTUNE_SURF_SYSFS_NET,
+	/*
+	 * <configfs>/<name>/<ibdev>/, a group that exists only while someone
+	 * has made it (Intel's irdma): made before each read or write and
+	 * removed after, unless it was there already
+	 */
+	RTUNE_SURF_CONFIGFS_GROUP,
+};
+
 /* What a neutral parameter is on a surface. */
 struct rtune_surf_map {
 	/* file index, or -1: the surface has no such knob */
@@ -46,8 +60,24 @@ struct rtune_surface {
 	const char *driver;	/* the PCI driver that owns such devices */
 	const char *subdir;	/* the directory under <root>/<name>/<id>/ */
 	const char *backend;	/* shown as the cc backend */
+	enum rtune_surf_root root;
 	int nfiles;
 	const char *const *files;
+	/*
+	 * Files that are per-priority directories instead: <file>/0 .. <file>/7
+	 * each read "0" or "1", and the file's raw value is the bitmask of
+	 * the priorities that read 1. Writes go to the priorities that differ.
+	 */
+	uint32_t groups;
+	/*
+	 * The files' mode says whether they can be written: without a write
+	 * bit they are read-only (MLNX_OFED on a virtual function), and a
+	 * plan that would change one is refused.
+	 */
+	bool ro_by_mode;
+	/* shown as a warning when a plan changes the surface: when and to
+	 * what the change applies, if not at once to everything */
+	const char *applies;
 	/* per neutral parameter */
 	const struct rtune_surf_map *map;
 	/*
@@ -74,7 +104,19 @@ struct rtune_surface {
 	uint32_t (*after_write)(int w, uint32_t v, int file, uint32_t cur);
 };
 
-extern const struct rtune_surface rtune_surface_mlx5, rtune_surface_bnxt_re;
+extern const struct rtune_surface rtune_surface_mlx5, rtune_surface_mlx5_ofed,
+	rtune_surface_bnxt_re, rtune_surface_irdma;
+
+/*
+ * The conversions between a neutral parameter and the firmware field the
+ * mlx5 surfaces share (cong_control_r_roce_ecn_rp/np): the same for the
+ * upstream debugfs files and MLNX_OFED's sysfs ones, which write the same
+ * fields. mlx5_to_fw: 0 or -ERANGE with @why. mlx5_from_fw: false when
+ * the field's value has no neutral equivalent.
+ */
+int rtune_mlx5_to_fw(enum rtune_param_id id, uint32_t v, uint32_t *r, const char *file,
+		     char *why, size_t wlen);
+bool rtune_mlx5_from_fw(enum rtune_param_id id, uint64_t *v);
 
 /* Find the surface of @d's RDMA device and read it into d->hw (and the
  * neutral d->cc). Leaves d->hw.sf NULL when the device has none. */
@@ -94,5 +136,7 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len);
 /* Test-only overrides (Documentation/hardware.rst, "Testing"). */
 #define RTUNE_ENV_TEST_DEBUGFS "ROCETUNE_TEST_DEBUGFS"
 #define RTUNE_ENV_TEST_SURFACE "ROCETUNE_TEST_SURFACE"
+#define RTUNE_ENV_TEST_SYSFS_NET "ROCETUNE_TEST_SYSFS_NET"
+#define RTUNE_ENV_TEST_IRDMA_CONFIGFS "ROCETUNE_TEST_IRDMA_CONFIGFS"
 
 #endif

@@ -109,6 +109,7 @@ const struct rtune_surface rtune_surface_bnxt_re = {
 	.driver = "bnxt_en",
 	.subdir = "cc_config",
 	.backend = "bnxt_re-debugfs",
+	.root = RTUNE_SURF_DEBUGFS_PCI,
 	.nfiles = F_COUNT,
 	.files = files,
 	.map = map,

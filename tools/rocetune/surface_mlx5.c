@@ -55,7 +55,7 @@ static const char *const files[F_COUNT] = {
 #define NO_PRIO_ENABLE \
 	"upstream mlx5 has no per-priority congestion-control switch (firmware takes it " \
 	"from NVconfig ROCE_CC_PRIO_MASK_P1, set with mstconfig for the next boot; " \
-	"MLNX_OFED has ecn/roce_rp|roce_np/enable/<prio>)"
+	"MLNX_OFED has ecn/roce_rp|roce_np/enable/<prio>, which rocetune uses when present)"
 
 static const struct rtune_surf_map map[RTUNE_P_COUNT] = {
 	[RTUNE_P_RP_ENABLED_PRIOS]		= { -1, NO_PRIO_ENABLE },
@@ -91,69 +91,59 @@ static bool is_rate(enum rtune_param_id id)
 	       id == RTUNE_P_RP_ADDITIVE_INCREASE_KBPS || id == RTUNE_P_RP_HYPER_INCREASE_KBPS;
 }
 
-static int to_raw(enum rtune_param_id id, uint32_t v, uint32_t *raw, uint32_t *fmask,
-		  char *why, size_t wlen)
+int rtune_mlx5_to_fw(enum rtune_param_id id, uint32_t v, uint32_t *r, const char *file,
+		     char *why, size_t wlen)
 {
-	int f = map[id].file;
-	uint32_t r = v;
-
-	if (f < 0)
-		return -EOPNOTSUPP;
+	*r = v;
 	if (is_rate(id)) {
 		/* kb/s to Mb/s, exactly */
 		if (v % 1000) {
 			snprintf(why, wlen, "mlx5 rates are whole Mb/s (%s), and %u kb/s is not",
-				 files[f], v);
+				 file, v);
 			return -ERANGE;
 		}
-		r = v / 1000;
+		*r = v / 1000;
 	}
 	switch (id) {
 	case RTUNE_P_RP_ALPHA_GAIN_1024THS:
 		/* alpha = (G/1024) alpha + (1024 - G)/1024 on a CNP: g = 1024 - G */
-		r = 1024 - v;
+		*r = 1024 - v;
 		break;
 	case RTUNE_P_RP_INITIAL_ALPHA_1024THS:
 		if (v < 1 || v > 1023) {
-			snprintf(why, wlen, "rp_initial_alpha_value is 1..1023 (1/1024)");
+			snprintf(why, wlen, "%s is 1..1023 (1/1024)", file);
 			return -ERANGE;
 		}
 		break;
 	case RTUNE_P_RP_ALPHA_UPDATE_PERIOD_US:
 		if (v > 131071) {
-			snprintf(why, wlen, "rp_dce_tcp_rtt is 1..131071 us");
+			snprintf(why, wlen, "%s is 1..131071 us", file);
 			return -ERANGE;
 		}
 		break;
 	case RTUNE_P_RP_RATE_CUT_SHIFT:
 		/* rate -= rate * alpha / 2^gd, alpha in 1/1024: gd = shift + 10 */
 		if (v > 1) {
-			snprintf(why, wlen, "rp_gd is 10..11, i.e. a cut of alpha/1 or alpha/2 only");
+			snprintf(why, wlen, "%s is 10..11, i.e. a cut of alpha/1 or alpha/2 only",
+				 file);
 			return -ERANGE;
 		}
-		r = v + 10;
+		*r = v + 10;
 		break;
 	case RTUNE_P_RP_RATE_REDUCE_PERIOD_US:
 		if (!v) {
 			snprintf(why, wlen,
-				 "rp_rate_reduce_monitor_period is at least 1 us: 0 (cut on every CNP) has no equivalent");
+				 "%s is at least 1 us: 0 (cut on every CNP) has no equivalent", file);
 			return -ERANGE;
 		}
-		break;
-	case RTUNE_P_NP_CNP_PRIO:
-		/* an explicit 802.1p priority: np_cnp_prio_mode 0 */
-		raw[F_NP_CNP_PRIO_MODE] = 0;
-		*fmask |= 1u << F_NP_CNP_PRIO_MODE;
 		break;
 	default:
 		break;
 	}
-	raw[f] = r;
-	*fmask |= 1u << f;
 	return 0;
 }
 
-static bool decode(enum rtune_param_id id, const uint32_t *raw, uint32_t valid, uint64_t *v)
+bool rtune_mlx5_from_fw(enum rtune_param_id id, uint64_t *v)
 {
 	if (is_rate(id))
 		*v *= 1000;
@@ -166,15 +156,39 @@ static bool decode(enum rtune_param_id id, const uint32_t *raw, uint32_t valid, 
 			return false;
 		*v -= 10;
 		break;
-	case RTUNE_P_NP_CNP_PRIO:
-		/* mode 1: the port's priority, not one of ours */
-		if (!(valid & (1u << F_NP_CNP_PRIO_MODE)) || raw[F_NP_CNP_PRIO_MODE])
-			return false;
-		break;
 	default:
 		break;
 	}
 	return true;
+}
+
+static int to_raw(enum rtune_param_id id, uint32_t v, uint32_t *raw, uint32_t *fmask,
+		  char *why, size_t wlen)
+{
+	int f = map[id].file;
+	uint32_t r;
+
+	if (f < 0)
+		return -EOPNOTSUPP;
+	if (rtune_mlx5_to_fw(id, v, &r, files[f], why, wlen))
+		return -ERANGE;
+	if (id == RTUNE_P_NP_CNP_PRIO) {
+		/* an explicit 802.1p priority: np_cnp_prio_mode 0 */
+		raw[F_NP_CNP_PRIO_MODE] = 0;
+		*fmask |= 1u << F_NP_CNP_PRIO_MODE;
+	}
+	raw[f] = r;
+	*fmask |= 1u << f;
+	return 0;
+}
+
+static bool decode(enum rtune_param_id id, const uint32_t *raw, uint32_t valid, uint64_t *v)
+{
+	/* mode 1: the port's priority, not one of ours */
+	if (id == RTUNE_P_NP_CNP_PRIO &&
+	    (!(valid & (1u << F_NP_CNP_PRIO_MODE)) || raw[F_NP_CNP_PRIO_MODE]))
+		return false;
+	return rtune_mlx5_from_fw(id, v);
 }
 
 static int writes(const uint32_t *from, const uint32_t *to, uint32_t mask, int *order)
@@ -233,6 +247,7 @@ const struct rtune_surface rtune_surface_mlx5 = {
 	.driver = "mlx5_core",
 	.subdir = "cc_params",
 	.backend = "mlx5-debugfs",
+	.root = RTUNE_SURF_DEBUGFS_PCI,
 	.nfiles = F_COUNT,
 	.files = files,
 	.map = map,

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What every hwsim suite does first, sourced after it started itself in a
+# lab guest: TAP and the tree (selftests/lib/), the tool and the test
+# module found or the whole suite skipped with the reason, a scratch
+# directory, and hwsim_setup to load rocetune_hwsim and give the guest a
+# Soft-RoCE device rxe0 on eth0 that the suites map to a vendor surface.
+#
+#   . "$here/hwsim_lib.sh"
+#   RT, KO, PROFILES, ROOT (hwsim's debugfs root), W (scratch, removed by
+#   hwsim_done), ROCETUNE_STATE_DIR exported.
+#   hwsim_setup             load the module and rdma_rxe, add rxe0; skips
+#                           the suite when that fails
+#   hwsim_done              remove rxe0, rmmod (a TAP check) and W
+#   jfield EXPR <json       one field of the JSON on stdin (python3)
+
+. "$here/../lib/tap.sh"
+. "$here/../lib/tree.sh"
+
+RT=$RTUNE_TOOL
+if [[ -n $RTUNE_SRC ]]; then
+	KO=${HWSIM_KO:-$RTUNE_SRC/kmod/hwsim/rocetune_hwsim.ko}
+	PROFILES=$RTUNE_SRC/profiles
+else
+	KO=${HWSIM_KO:-}
+	PROFILES=$here/profiles
+fi
+ROOT=/sys/kernel/debug/rocetune_hwsim
+
+[[ -n $KO ]] ||
+	tap_skip_all "needs the rocetune_hwsim test module, a lab module that an installed tree does not have (HWSIM_KO=PATH)"
+[[ -n $RT && -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune) or not in PATH"
+[[ -f $KO ]] || tap_skip_all "rocetune_hwsim.ko not built (make module)"
+modinfo -F vermagic "$KO" 2>/dev/null | grep -q "^$(uname -r) " ||
+	tap_skip_all "$KO was built for another kernel than $(uname -r)"
+
+W=$(mktemp -d /run/rocetune-hwsim.XXXXXX)
+export ROCETUNE_STATE_DIR=$W/state
+
+jfield() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+hwsim_setup() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	# the module registers a configfs subsystem (irdma): configfs first
+	modprobe configfs 2>/dev/null
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+	insmod "$KO" &&
+		modprobe rdma_rxe &&
+		ip link set eth0 up &&
+		rdma link add rxe0 type rxe netdev eth0 ||
+		tap_skip_all "cannot load rocetune_hwsim/rdma_rxe in this guest"
+}
+
+hwsim_done() {
+	rdma link delete rxe0
+	tap_ok "rmmod rocetune_hwsim" rmmod rocetune_hwsim
+	rm -rf "$W"
+}

@@ -342,7 +342,7 @@ static const char *cfs_root(void)
 
 static void read_rdma(struct rtune_stport *p)
 {
-	char dir[256], path[400], buf[4096];
+	char dir[256], path[600], buf[4096];
 	struct rtune_stctr ko[32];
 	struct dirent *de;
 	DIR *d;
@@ -376,7 +376,7 @@ static void read_rdma(struct rtune_stport *p)
 		snprintf(path, sizeof(path), "%s/hw_counters/%s", dir, de->d_name);
 		if (cfs_read(path, buf, 64) || !parse_u64(buf, buf + strlen(buf), &c.v))
 			continue;
-		snprintf(c.name, sizeof(c.name), "%s", de->d_name);
+		snprintf(c.name, sizeof(c.name), "%.47s", de->d_name);
 		p->hw[p->nhw++] = c;
 	}
 	if (d)

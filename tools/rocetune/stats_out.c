@@ -351,7 +351,7 @@ void rtune_st_prom(FILE *f, const struct rtune_stsnap *s)
 			if (p->gone || !p->has_pfc)
 				continue;
 			for (k = 0; k < 8; k++) {
-				char prio[4];
+				char prio[12];
 
 				snprintf(prio, sizeof(prio), "%d", k);
 				fputs(n[c], f);

@@ -3,7 +3,7 @@
 #
 # In-guest tests of `rocetune stats` and `rocetune top` against
 # rocetune_dcbsim devices and rxe: the counters stats reads agree with what
-# the kernel's own tools read (`dcb -j pfc show`, `ethtool --json -S` /
+# the kernel's own tools read (`dcb -s -j pfc show`, `ethtool --json -S` /
 # `-I -a`, `ethtool`'s speed, sysfs hw_counters and `rdma statistic show`,
 # `rdma link show`, rocetune.ko's qp_stats); what a device does not report
 # is null in JSON and has no Prometheus sample, never 0; the JSON validates
@@ -101,7 +101,7 @@ print(" ".join(out))' "$J")"
 # dcb's requests, indications and prio-pfc (read right after; the counters
 # do not move without an injected storm).
 compare_pfc() {
-	dcb -j pfc show dev "$1" > "$W/dcb-$1.json" || return 1
+	dcb -s -j pfc show dev "$1" > "$W/dcb-$1.json" || return 1
 	python3 - "$J" "$W/dcb-$1.json" "$1" <<'EOF'
 import json, sys
 ports = {p["netdev"]: p for p in json.load(open(sys.argv[1]))["ports"]}
@@ -134,7 +134,7 @@ if (got_tx, got_rx, got_en) != (want_tx, want_rx, want_en):
              f"dcb requests {want_tx} indications {want_rx} prio_pfc {want_en}")
 EOF
 }
-tap_ok "dcb0: PFC sent/received per priority and the enabled priority (3) agree with dcb -j pfc show" \
+tap_ok "dcb0: PFC sent/received per priority and the enabled priority (3) agree with dcb -s -j pfc show" \
 	compare_pfc dcb0
 tap_ok "dcbsim1: the same (priority 5)" compare_pfc dcbsim1
 

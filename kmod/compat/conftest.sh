@@ -7,8 +7,9 @@
 # the compiler and flags it uses for the modules (see kmod/Kbuild and
 # kmod/dcbsim/Kbuild), so the answers are about that kernel, whatever its
 # version number says, and distribution backports are honoured. Only the
-# wrappers in kmod/compat/ (compat.h, rdma.h, netdev.h) and dcbsim's APP
-# trust ops (which exist or not as a whole) look at the answers.
+# wrappers in kmod/compat/ (compat.h, rdma.h, netdev.h, ethtool.h) and
+# dcbsim's optional ops (APP trust, ethtool's 802.3 and link statistics:
+# each exists or not as a whole) look at the answers.
 #
 #   RTUNE_CC="gcc" RTUNE_CFLAGS="..." RTUNE_SYMVERS=<Module.symvers> sh conftest.sh
 
@@ -170,3 +171,35 @@ have NETIF_INHERIT_TSO_MAX '
 #include <linux/netdevice.h>
 void probe_inherit(struct net_device *to, const struct net_device *from);
 void probe_inherit(struct net_device *to, const struct net_device *from) { netif_inherit_tso_max(to, from); }'
+
+# rocetune_dcbsim's ethtool_ops, in compat/ethtool.h (and, for the ops
+# that exist or not as a whole, dcbsim's ethtool.c): standard pause
+# statistics (get_pause_stats, 5.10; required), the lane count of a link
+# mode and the cap bit that lets ethtool report it (5.11), the IEEE 802.3
+# PHY, MAC and MAC control statistics groups (5.13), and the link-down
+# counter of the extended link statistics (get_link_ext_stats, 6.2).
+have ETHTOOL_PAUSE_STATS '
+#include <linux/ethtool.h>
+static void get(struct net_device *d, struct ethtool_pause_stats *s) { s->tx_pause_frames = 0; }
+const struct ethtool_ops probe_ops = { .get_pause_stats = get };'
+have ETHTOOL_LINK_LANES '
+#include <linux/ethtool.h>
+static int get(struct net_device *d, struct ethtool_link_ksettings *k) { k->lanes = 1; return 0; }
+const struct ethtool_ops probe_ops = {
+	.cap_link_lanes_supported = true,
+	.get_link_ksettings = get,
+};'
+have ETHTOOL_ETH_STATS '
+#include <linux/ethtool.h>
+static void phy(struct net_device *d, struct ethtool_eth_phy_stats *s) { s->SymbolErrorDuringCarrier = 0; }
+static void mac(struct net_device *d, struct ethtool_eth_mac_stats *s) { s->FrameCheckSequenceErrors = 0; }
+static void ctrl(struct net_device *d, struct ethtool_eth_ctrl_stats *s) { s->MACControlFramesReceived = 0; }
+const struct ethtool_ops probe_ops = {
+	.get_eth_phy_stats = phy,
+	.get_eth_mac_stats = mac,
+	.get_eth_ctrl_stats = ctrl,
+};'
+have ETHTOOL_LINK_EXT_STATS '
+#include <linux/ethtool.h>
+static void get(struct net_device *d, struct ethtool_link_ext_stats *s) { s->link_down_events = 0; }
+const struct ethtool_ops probe_ops = { .get_link_ext_stats = get };'

@@ -11,7 +11,8 @@
  *   3. store what was given and count a change if the state differs.
  * Every get reads back what was stored. Fields that describe the device
  * rather than its configuration (ets_cap, pfc_cap, the PFC counters,
- * buffer total_size) are never taken from userspace.
+ * buffer total_size) are never taken from userspace; the PFC counters are
+ * the simulated wire's (counters.c).
  *
  * The APP table is the DCB core's own (dcb_ieee_setapp/dcb_ieee_delapp),
  * so "dcb app show" reads it the same way as for any driver.
@@ -233,13 +234,25 @@ static int dcbsim_pfc_check(struct net_device *dev, const struct ieee_pfc *pfc)
 	return 0;
 }
 
+/* The configuration, and the PFC frames sent (requests) and received
+ * (indications) per priority, as counted on the simulated wire.
+ */
 static int dcbsim_ieee_getpfc(struct net_device *dev, struct ieee_pfc *pfc)
 {
-	struct dcbsim_dcb *dcb = &dcbsim_priv(dev)->dcb;
+	struct dcbsim_priv *priv = dcbsim_priv(dev);
+	struct dcbsim_dcb *dcb = &priv->dcb;
+	struct dcbsim_ctr_snapshot snap;
+	int i;
 
 	spin_lock(&dcb->lock);
 	*pfc = dcb->pfc;
 	spin_unlock(&dcb->lock);
+
+	dcbsim_counters_read(&priv->counters, &snap);
+	for (i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {
+		pfc->requests[i] = snap.val[DCBSIM_CTR_PAUSE_TX + i];
+		pfc->indications[i] = snap.val[DCBSIM_CTR_PAUSE_RX + i];
+	}
 	return 0;
 }
 

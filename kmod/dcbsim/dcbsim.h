@@ -12,6 +12,7 @@
 
 #include <linux/atomic.h>
 #include <linux/dcbnl.h>
+#include <linux/ethtool.h>
 #include <linux/if.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
@@ -22,6 +23,7 @@
  * to 0 or 1, for "#if" and plain C conditions alike.
  */
 #include "compat_generated.h"
+#include "../compat/ethtool.h"
 #include "../compat/netdev.h"
 
 #define DCBSIM_LINK_KIND	"dcbsim"
@@ -66,6 +68,60 @@ struct dcbsim_dcb {
 	int napptrust;
 };
 
+/*
+ * Counters of what happens on the simulated wire. Each advances at a rate
+ * set in debugfs, computed when it is read:
+ *	value(now) = base + rate * (now - since)
+ * with now from the monotonic clock (ktime_get_ns()). Reading at read time
+ * rather than ticking from a timer means no timer to stop on removal, no
+ * wakeups while idle, and a value exact to the nanosecond whenever it is
+ * read, so a test can measure a rate over a short window. Changing the
+ * rate first folds the value so far into base.
+ */
+enum dcbsim_ctr_id {
+	/* PFC frames received per priority: dcbnl "indications" */
+	DCBSIM_CTR_PAUSE_RX,
+	/* PFC frames sent per priority: dcbnl "requests" */
+	DCBSIM_CTR_PAUSE_TX = DCBSIM_CTR_PAUSE_RX + IEEE_8021QAZ_MAX_TCS,
+	DCBSIM_CTR_FCS_ERRORS = DCBSIM_CTR_PAUSE_TX + IEEE_8021QAZ_MAX_TCS,
+	DCBSIM_CTR_SYMBOL_ERRORS,
+	DCBSIM_CTR_LINK_DOWN,
+	DCBSIM_CTR_NUM,
+};
+
+struct dcbsim_ctr {
+	/* Protects the fields below. Taken by dcbnl and ethtool readers
+	 * (under RTNL) and by the debugfs knobs (without RTNL), for a few
+	 * arithmetic operations: never held across anything that sleeps.
+	 */
+	spinlock_t lock;
+	u64 base;	/* the value at @since */
+	u64 since;	/* ktime_get_ns() of the last fold */
+	u32 rate;	/* per second */
+};
+
+struct dcbsim_counters {
+	struct dcbsim_ctr ctr[DCBSIM_CTR_NUM];
+};
+
+/* Every counter at one instant. */
+struct dcbsim_ctr_snapshot {
+	u64 val[DCBSIM_CTR_NUM];
+};
+
+/* Simulated link: the port's speed and the PFC storm prevention tunable. */
+struct dcbsim_link {
+	/* Index into the port's link-mode table of the speed the link trained
+	 * to. One word, written by the link_speed debugfs knob, read by
+	 * get_link_ksettings: READ_ONCE/WRITE_ONCE, no lock.
+	 */
+	unsigned int mode;
+	/* ETHTOOL_PFC_PREVENTION_TOUT in ms (0: disabled). Read and written by
+	 * the ethtool tunable ops only, which run under RTNL.
+	 */
+	u16 pfc_prevention_tout;
+};
+
 /* Fault-injection state, exposed in debugfs by fault.c. The knobs and
  * counters need no lock: each is an atomic_t, or a bool read once per set
  * call (dcbx_lld: once per getdcbx). Only the cached name has a lock.
@@ -99,6 +155,8 @@ struct dcbsim_priv {
 	struct net_device *lower;
 	struct rtune_compat_netdev_tracker lower_tracker;
 	struct dcbsim_dcb dcb;
+	struct dcbsim_counters counters;
+	struct dcbsim_link link;
 	struct dcbsim_fault fault;
 };
 
@@ -107,6 +165,18 @@ extern const struct dcbnl_rtnl_ops dcbsim_dcbnl_ops;
 void dcbsim_dcb_init(struct dcbsim_dcb *dcb);
 u8 dcbsim_dcb_pfc_cap(struct dcbsim_dcb *dcb);
 int dcbsim_dcb_set_pfc_cap(struct dcbsim_dcb *dcb, u8 pfc_cap);
+
+/* counters.c */
+void dcbsim_counters_init(struct dcbsim_counters *counters);
+void dcbsim_counters_read(struct dcbsim_counters *counters,
+			  struct dcbsim_ctr_snapshot *snap);
+void dcbsim_counters_debugfs(struct dcbsim_counters *counters,
+			     struct dentry *dir);
+
+/* ethtool.c */
+extern const struct ethtool_ops dcbsim_ethtool_ops;
+void dcbsim_link_init(struct dcbsim_link *link);
+void dcbsim_link_debugfs(struct dcbsim_priv *priv, struct dentry *dir);
 
 /* fault.c */
 void dcbsim_debugfs_init(void);

@@ -16,6 +16,9 @@
  *       sets_<kind>         set calls of <kind> that changed the state
  *       dcbx_mode           host or lld: lld makes getdcbx report DCBX
  *                           managed by an LLDP agent, not by the host
+ *       counters/           the simulated wire's counters (counters.c)
+ *       link_speed          the speed the link trained to (ethtool.c)
+ *       link_flap           write N: N link flaps (ethtool.c)
  *
  * <kind> is one of ets, pfc, app, apptrust, maxrate, buffer, dcbx. The
  * counters can be written (e.g. 0 to reset them).
@@ -193,6 +196,12 @@ static int dcbsim_features_show(struct seq_file *m, void *v)
 		seq_puts(m, "apptrust\n");
 	if (RTUNE_HAVE_DCB_APP_SEL_PCP)
 		seq_puts(m, "app_sel_pcp\n");
+	if (RTUNE_HAVE_ETHTOOL_LINK_LANES)
+		seq_puts(m, "link_lanes\n");
+	if (RTUNE_HAVE_ETHTOOL_ETH_STATS)
+		seq_puts(m, "eth_stats\n");
+	if (RTUNE_HAVE_ETHTOOL_LINK_EXT_STATS)
+		seq_puts(m, "link_ext_stats\n");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(dcbsim_features);
@@ -239,6 +248,8 @@ void dcbsim_fault_register(struct dcbsim_priv *priv)
 				   &dcbsim_pfc_cap_fops);
 	debugfs_create_file("dcbx_mode", 0644, fault->dir, fault,
 			    &dcbsim_dcbx_mode_fops);
+	dcbsim_counters_debugfs(&priv->counters, fault->dir);
+	dcbsim_link_debugfs(priv, fault->dir);
 
 	for (k = 0; k < DCBSIM_KIND_NUM; k++) {
 		const char *kind = dcbsim_kind_names[k];

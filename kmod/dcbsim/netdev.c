@@ -16,7 +16,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
-#include <linux/ethtool.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -168,6 +167,8 @@ static int dcbsim_dev_init(struct net_device *dev)
 		return -ENOMEM;
 
 	dcbsim_dcb_init(&priv->dcb);
+	dcbsim_counters_init(&priv->counters);
+	dcbsim_link_init(&priv->link);
 	dcbsim_fault_init(&priv->fault);
 	return 0;
 }
@@ -282,17 +283,6 @@ static const struct net_device_ops dcbsim_netdev_ops = {
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_get_stats64	= rtune_compat_get_tstats64,
 	.ndo_get_iflink		= dcbsim_get_iflink,
-};
-
-static void dcbsim_get_drvinfo(struct net_device *dev,
-			       struct ethtool_drvinfo *info)
-{
-	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
-}
-
-static const struct ethtool_ops dcbsim_ethtool_ops = {
-	.get_drvinfo	= dcbsim_get_drvinfo,
-	.get_link	= ethtool_op_get_link,
 };
 
 /* rtnl_link_ops */

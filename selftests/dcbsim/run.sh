@@ -7,8 +7,8 @@
 #   make -C /lib/modules/<release>/build M=$PWD/kmod/dcbsim
 #   selftests/dcbsim/run.sh [TEST...]
 #
-# TEST is lifecycle, dcb, fault (one guest each) or stacked (two guests);
-# the default is all four. LAB_ARGS adds lab-run options (e.g. --keep).
+# TEST is lifecycle, dcb, fault, counters (one guest each) or stacked (two
+# guests); the default is all five. LAB_ARGS adds lab-run options (e.g. --keep).
 # Exit status: 0 if every test passed (or skipped), 1 otherwise.
 
 set -u
@@ -16,12 +16,12 @@ set -u
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 lab=$here/../lab/lab-run
 tests=("$@")
-((${#tests[@]})) || tests=(lifecycle dcb fault stacked)
+((${#tests[@]})) || tests=(lifecycle dcb fault counters stacked)
 
 failed=()
 for t in "${tests[@]}"; do
 	case $t in
-	lifecycle | dcb | fault) hosts=1 ;;
+	lifecycle | dcb | fault | counters) hosts=1 ;;
 	stacked) hosts=2 ;;
 	*) echo "run.sh: unknown test '$t'" >&2; exit 2 ;;
 	esac

@@ -181,6 +181,7 @@ int rtune_top(const struct rtune_stats_opts *o)
 	double iv = o->interval_ms / 1000.0;
 	int err, n = 0, code = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
+	SCREEN *screen = NULL;
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -193,8 +194,11 @@ int rtune_top(const struct rtune_stats_opts *o)
 		rtune_st_free(&prev);
 		return RTUNE_EXIT_FAILED;
 	}
+	/* newterm, not initscr: a terminal curses cannot drive (an unknown
+	 * TERM) falls back to plain frames instead of exiting */
+	if (curses && !(screen = newterm(NULL, stdout, stdin)))
+		curses = false;
 	if (curses) {
-		initscr();
 		cbreak();
 		noecho();
 		nodelay(stdscr, TRUE);
@@ -237,8 +241,10 @@ int rtune_top(const struct rtune_stats_opts *o)
 		prev = cur;
 		n++;
 	}
-	if (curses)
+	if (curses) {
 		endwin();
+		delscreen(screen);
+	}
 	rtune_st_free(&prev);
 	if (err)
 		fprintf(stderr, "rocetune: top: cannot read the host: %s\n", strerror(-err));

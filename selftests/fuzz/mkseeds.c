@@ -18,6 +18,8 @@
 #include <linux/rtnetlink.h>
 #include <linux/dcbnl.h>
 #include <rdma/rdma_netlink.h>
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
 #include "../../tools/rocetune/dcbnl_compat.h"
 #include "../../kmod/core/icrc.h"
 
@@ -234,6 +236,72 @@ static void packet(const char *name, int v6, int opts, size_t payload)
 	put("icrc", name, NULL, 0, p, len + 4);
 }
 
+/* ethtool netlink replies (family id 21 as on the lab kernel; not checked). */
+static struct nl_msg *eth_reply(int cmd)
+{
+	struct genlmsghdr g = { .cmd = (uint8_t)cmd, .version = 1 };
+	struct nl_msg *m = nlmsg_alloc_simple(21, 0);
+
+	nlmsg_hdr(m)->nlmsg_seq = 1;
+	nlmsg_append(m, &g, sizeof(g), NLMSG_ALIGNTO);
+	return m;
+}
+
+static void ethtool(void)
+{
+	struct nl_msg *m;
+	struct nlattr *n, *s;
+
+	m = eth_reply(ETHTOOL_MSG_LINKMODES_GET_REPLY);
+	nla_put_u8(m, ETHTOOL_A_LINKMODES_AUTONEG, 1);
+	nla_put_u32(m, ETHTOOL_A_LINKMODES_SPEED, 100000);
+	nla_put_u8(m, ETHTOOL_A_LINKMODES_DUPLEX, 1);
+	put_msg("ethtool", "linkmodes", 0, m);
+	m = eth_reply(ETHTOOL_MSG_LINKSTATE_GET_REPLY);
+	nla_put_u8(m, ETHTOOL_A_LINKSTATE_LINK, 1);
+	nla_put_u32(m, 6, 3);	/* ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT (6.2) */
+	put_msg("ethtool", "linkstate", 1, m);
+	m = eth_reply(ETHTOOL_MSG_PAUSE_GET_REPLY);
+	nla_put_u8(m, ETHTOOL_A_PAUSE_RX, 1);
+	n = nla_nest_start(m, ETHTOOL_A_PAUSE_STATS);
+	nla_put_u64(m, ETHTOOL_A_PAUSE_STAT_TX_FRAMES, 7);
+	nla_put_u64(m, ETHTOOL_A_PAUSE_STAT_RX_FRAMES, 9);
+	nla_nest_end(m, n);
+	put_msg("ethtool", "pause", 2, m);
+	m = eth_reply(ETHTOOL_MSG_STATS_GET_REPLY);
+	n = nla_nest_start(m, ETHTOOL_A_STATS_GRP);
+	nla_put_u32(m, ETHTOOL_A_STATS_GRP_ID, ETHTOOL_STATS_ETH_PHY);
+	nla_put_u32(m, ETHTOOL_A_STATS_GRP_SS_ID, 0);
+	s = nla_nest_start(m, ETHTOOL_A_STATS_GRP_STAT);
+	nla_put_u64(m, ETHTOOL_A_STATS_ETH_PHY_5_SYM_ERR, 2);
+	nla_nest_end(m, s);
+	nla_nest_end(m, n);
+	n = nla_nest_start(m, ETHTOOL_A_STATS_GRP);
+	nla_put_u32(m, ETHTOOL_A_STATS_GRP_ID, ETHTOOL_STATS_ETH_MAC);
+	s = nla_nest_start(m, ETHTOOL_A_STATS_GRP_STAT);
+	nla_put_u64(m, ETHTOOL_A_STATS_ETH_MAC_6_FCS_ERR, 4);
+	nla_nest_end(m, s);
+	nla_nest_end(m, n);
+	put_msg("ethtool", "stats", 3, m);
+}
+
+/* rocetune.ko's counters and qp_stats, as the module writes them. */
+static void stats_text(void)
+{
+	static const char ctr[] = "cnp_sent 12\ncnp_handled 3\nsent_pkts 100\n"
+				  "# truncated: 2 more counters; see hw_counters\n";
+	static const char qps[] = "qpn peer_qpn state rate_kbps target_kbps alpha_1024ths cnp_sent "
+				  "cnp_rcvd cnp_rejected ce_rcvd paced_pkts paced_bytes rate_cuts "
+				  "rate_increases since_last_cnp_us cc_enable rate_cap_kbps\n"
+				  "17 18 live 40000 40000 1024 3 4 0 5 6 7000 2 1 - 1 0\n"
+				  "19 20 live 100 200 512 0 0 0 0 0 0 0 0 1500 0 8000\n";
+	unsigned char b = 0;
+
+	put("stats", "counters", &b, 1, ctr, sizeof(ctr) - 1);
+	b = 1;
+	put("stats", "qp_stats", &b, 1, qps, sizeof(qps) - 1);
+}
+
 int main(int argc, char **argv)
 {
 	top = argc > 1 ? argv[1] : "corpus";
@@ -241,6 +309,8 @@ int main(int argc, char **argv)
 	rdma();
 	nl();
 	link();
+	ethtool();
+	stats_text();
 	packet("v4-send", 0, 0, 16);
 	packet("v4-options-send", 0, 3, 8);
 	packet("v6-send", 1, 0, 32);

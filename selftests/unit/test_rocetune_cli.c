@@ -70,7 +70,8 @@ static int run(char *const argv[])
 
 #define RUN(...) run((char *const[]){ (char *)bin(), __VA_ARGS__, NULL })
 
-static const char *const cmds[] = { "apply", "diff", "check", "show", "watch", "params", "help" };
+static const char *const cmds[] = { "apply", "diff", "check", "show", "watch", "stats", "top", "params",
+				    "help" };
 #define NCMDS ((int)(sizeof(cmds) / sizeof(cmds[0])))
 
 static void test_help(void)
@@ -121,6 +122,36 @@ static void test_help(void)
 	rc = RUN("watch", "--max-repairs");
 	tap_check(rc == 64 && strstr(err, "--max-repairs needs a value"),
 		  "watch --max-repairs without a value: usage error (rc %d)", rc);
+	rc = RUN("stats", "--interval", "x");
+	tap_check(rc == 64 && strstr(err, "--interval: 'x' is not a number of seconds") &&
+		  strstr(err, "Usage: rocetune [OPTIONS] stats"),
+		  "stats --interval x: usage error naming the option (rc %d)", rc);
+	rc = RUN("top", "--interval", "0");
+	tap_check(rc == 64 && strstr(err, "--interval: '0'"),
+		  "top --interval 0 is a usage error (stats allows 0) (rc %d)", rc);
+	rc = RUN("top", "--sort", "loudest");
+	tap_check(rc == 64 && strstr(err, "--sort: 'loudest' is not pause, busy or name"),
+		  "top --sort of an unknown key: usage error (rc %d)", rc);
+	rc = RUN("top", "--iterations", "0");
+	tap_check(rc == 64 && strstr(err, "--iterations: '0' is not a count"),
+		  "top --iterations 0: usage error (rc %d)", rc);
+	rc = RUN("stats", "eth0");
+	tap_check(rc == 64, "stats takes devices only after 'dev' (rc %d)", rc);
+	rc = RUN("-j", "stats", "--prometheus");
+	tap_check(rc == 64 && strstr(err, "exclude each other"),
+		  "stats: -j and --prometheus together: usage error (rc %d)", rc);
+	rc = RUN("stats", "--interval", "0", "dev", "rtune-no-such-dev");
+	tap_check(rc == 1 && strstr(err, "no netdev or RDMA device named 'rtune-no-such-dev'"),
+		  "stats dev of a missing device: exit 1, says which (rc %d)", rc);
+	rc = RUN("-j", "stats", "--interval", "0", "dev", "lo");
+	tap_check(rc == 0 && strstr(out, "\"command\":\"stats\"") && strstr(out, "\"netdev\":\"lo\"") &&
+		  strstr(out, "\"pfc\":null") && strstr(out, "\"rate\":null"),
+		  "stats -j of lo: no PFC is null, one sample has null rates (rc %d)", rc);
+	rc = RUN("top", "--iterations", "2", "--interval", "0.05", "dev", "lo");
+	tap_check(rc == 0 && strstr(out, "rocetune top: 1 port") &&
+		  strstr(strstr(out, "rocetune top: 1 port") + 1, "rocetune top: 1 port") &&
+		  strstr(out, "\nlo "),
+		  "top --iterations 2 without a terminal: two plain frames, then exit 0 (rc %d)", rc);
 	rc = RUN("watch", "--once", "nosuch-dir/p.conf");
 	tap_check(rc == 2 && strstr(err, "cannot open") && !out[0],
 		  "watch --once of a missing profile: exit 2, says why (rc %d)", rc);
@@ -246,7 +277,7 @@ static void test_completion(void)
 	snprintf(env, sizeof(env), "cd '%s' && export ROCETUNE_SYSFS='%s'", dir, dir);
 
 	rc = complete(env, "rocetune ");
-	tap_check(rc == 0 && !strcmp(out, "apply\ncheck\ndiff\nhelp\nparams\nshow\nwatch\n"),
+	tap_check(rc == 0 && !strcmp(out, "apply\ncheck\ndiff\nhelp\nparams\nshow\nstats\ntop\nwatch\n"),
 		  "completes every command: %s", flat());
 	rc = complete(env, "rocetune -");
 	tap_check(rc == 0 && strstr(out, "--json\n") && strstr(out, "--force\n") &&
@@ -277,6 +308,16 @@ static void test_completion(void)
 	rc = complete(env, "rocetune watch --once a.conf --interval 2 ");
 	tap_check(rc == 0 && !strcmp(out, "a.conf\nclass\nsub\n"),
 		  "watch takes more profiles after a profile and a valued option: %s", flat());
+	rc = complete(env, "rocetune top --");
+	tap_check(rc == 0 && !strcmp(out, "--help\n--interval\n--iterations\n--sort\n"),
+		  "top's own options: %s", flat());
+	rc = complete(env, "rocetune top --sort ");
+	tap_check(rc == 0 && !strcmp(out, "busy\nname\npause\n"), "top --sort: the keys: %s", flat());
+	rc = complete(env, "rocetune stats --prometheus out.prom dev ");
+	tap_check(rc == 0 && !strcmp(out, "dcb0\neth9\nrxe0\n"),
+		  "stats --prometheus FILE dev: the devices: %s", flat());
+	rc = complete(env, "rocetune stats ");
+	tap_check(rc == 0 && !strcmp(out, "dev\n"), "stats: dev, no profile: %s", flat());
 	rc = complete(env, "rocetune help p");
 	tap_check(rc == 0 && !strcmp(out, "params\n"), "help completes commands: %s", flat());
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <math.h>
 #include "json.h"
 
 void jw_init(struct jw *j, FILE *f)
@@ -80,6 +81,15 @@ void jw_int(struct jw *j, const char *key, long long v)
 {
 	pre(j, key);
 	fprintf(j->f, "%lld", v);
+}
+
+void jw_double(struct jw *j, const char *key, double v)
+{
+	pre(j, key);
+	if (isfinite(v))
+		fprintf(j->f, "%.3f", v);
+	else
+		fputs("null", j->f);
 }
 
 void jw_bool(struct jw *j, const char *key, bool v)

@@ -19,6 +19,8 @@ void jw_arr(struct jw *j, const char *key);
 void jw_end_arr(struct jw *j);
 void jw_str(struct jw *j, const char *key, const char *v);	/* NULL -> null */
 void jw_int(struct jw *j, const char *key, long long v);
+/* A number with up to 3 decimals; NaN and infinities -> null. */
+void jw_double(struct jw *j, const char *key, double v);
 void jw_bool(struct jw *j, const char *key, bool v);
 void jw_null(struct jw *j, const char *key);
 

@@ -7,6 +7,8 @@
  *   rocetune [-j] check PROFILE
  *   rocetune [-j] show [PROFILE | dev NAME...]
  *   rocetune [-j] [--force] watch [--once] [--repair] [--interval S] ... PROFILE...
+ *   rocetune [-j] stats [--interval S] [--prometheus [FILE]] [dev NAME...]
+ *   rocetune [-j] top [--interval S] [--iterations N] [--sort KEY] [dev NAME...]
  *   rocetune params
  *   rocetune help [COMMAND]            (and COMMAND -h|--help)
  */
@@ -22,6 +24,7 @@
 #include "host.h"
 #include "lock.h"
 #include "output.h"
+#include "stats_cmd.h"
 #include "watch.h"
 
 static struct rtune_host g_host, g_saved;
@@ -32,6 +35,7 @@ struct opts {
 	bool json, force, dry_run, no_lock;
 	int lock_timeout_ms;
 	struct rtune_watch_opts watch;
+	struct rtune_stats_opts stats;
 	const char *cmd;
 	const char *profile;
 };
@@ -72,6 +76,26 @@ static const struct cmd cmds[] = {
 	  "                            repair is undone right away or fails (default 600)\n"
 	  "  --max-repairs N           give up on a device after N such repairs in a row\n"
 	  "                            (default 5): another owner is fighting over it\n" },
+	{ "stats", "[STATS-OPTS] [dev NAME...]", "counters and rates per port and QP",
+	  "Per port (netdevs with DCB or an RDMA port, or the named ones): PFC pause\n"
+	  "frames sent and received per priority, link speed, pause, FCS and symbol\n"
+	  "errors, link-down count, netdev traffic and drops, ECN marks, CNPs,\n"
+	  "retransmissions, the RDMA port's state and rate; per QP what rocetune.ko's\n"
+	  "qp_stats reports. Totals, and rates per second from two samples. A value\n"
+	  "a device does not report is shown as not reported (JSON null), never 0.\n"
+	  "  --interval SECONDS   time between the two samples (default 1; 0: one\n"
+	  "                       sample, no rates)\n"
+	  "  --prometheus [FILE]  Prometheus text format (node_exporter textfile\n"
+	  "                       collector), to FILE atomically (temporary + rename)\n"
+	  "                       or stdout (no FILE, or -)\n" },
+	{ "top", "[TOP-OPTS] [dev NAME...]", "live per-port and per-QP rates",
+	  "Refreshes in place (ncurses; plain frames when stdout is not a terminal or\n"
+	  "TERM is dumb), most-paused ports and QPs first. Keys: p (pause), b\n"
+	  "(traffic), n (name), q (quit).\n"
+	  "  --interval SECONDS   refresh interval (default 2)\n"
+	  "  --iterations N       N frames, plain, then exit\n"
+	  "  --sort pause|busy|name  the order (default pause, then traffic)\n"
+	  "With -j, one JSON document per frame.\n" },
 	{ "params", "", "list the CC parameters and presets",
 	  "Name, unit, range and meaning of each [cc] parameter, and the presets.\n" },
 	{ "help", "[COMMAND]", "this text, or the usage of COMMAND", "" },
@@ -506,6 +530,18 @@ static int run(struct opts *o, const struct cmd *c, char **pos, int npos)
 		o->watch.nprofiles = npos;
 		return rtune_watch(&o->watch);
 	}
+	if (!strcmp(c->name, "stats") || !strcmp(c->name, "top")) {
+		if (npos && (strcmp(pos[0], "dev") || npos < 2))
+			return usage_error(c);
+		o->stats.json = o->json;
+		o->stats.names = npos ? pos + 1 : NULL;
+		o->stats.nnames = npos ? npos - 1 : 0;
+		if (o->stats.prom && o->json) {
+			fprintf(stderr, "rocetune stats: --prometheus and -j exclude each other\n");
+			return usage_error(c);
+		}
+		return c->name[0] == 's' ? rtune_stats(&o->stats) : rtune_top(&o->stats);
+	}
 	if (npos != 1)
 		return usage_error(c);
 	o->profile = pos[0];
@@ -565,11 +601,61 @@ static bool watch_opt(struct rtune_watch_opts *w, int argc, char **argv, int *i)
 	return true;
 }
 
+/*
+ * stats' and top's option at argv[*i], like watch_opt(); @top picks the
+ * command. --interval 0 is allowed for stats (one sample).
+ */
+static bool stats_opt(struct rtune_stats_opts *so, bool top, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+	char *end;
+	long n;
+
+	if (!top && !strcmp(a, "--prometheus")) {
+		so->prom = true;
+		if (*i + 1 < argc && strcmp(argv[*i + 1], "dev") &&
+		    (argv[*i + 1][0] != '-' || !strcmp(argv[*i + 1], "-")))
+			so->prom_file = argv[++*i];
+		return true;
+	}
+	if (strcmp(a, "--interval") && (!top || (strcmp(a, "--iterations") && strcmp(a, "--sort"))))
+		return false;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "rocetune: %s needs a value\n", a);
+		*i = -1;
+		return true;
+	}
+	v = argv[++*i];
+	if (!strcmp(a, "--interval")) {
+		if (!top && !strcmp(v, "0"))
+			so->interval_ms = 0;
+		else if (!seconds(v, &so->interval_ms)) {
+			fprintf(stderr, "rocetune: --interval: '%s' is not a number of seconds (0.01 to 86400%s)\n",
+				v, top ? "" : ", or 0");
+			*i = -1;
+		}
+	} else if (!strcmp(a, "--iterations")) {
+		errno = 0;
+		n = strtol(v, &end, 10);
+		if (errno || end == v || *end || n < 1 || n > 1000000) {
+			fprintf(stderr, "rocetune: --iterations: '%s' is not a count (1 to 1000000)\n", v);
+			*i = -1;
+		} else {
+			so->iterations = (int)n;
+		}
+	} else if (rtune_st_sort_parse(v, &so->sort)) {
+		fprintf(stderr, "rocetune: --sort: '%s' is not pause, busy or name\n", v);
+		*i = -1;
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .lock_timeout_ms = 60000,
 			  .watch = { .interval_ms = 5000, .repair_interval_ms = 10000,
-				     .backoff_max_ms = 600000, .max_repairs = 5 } };
+				     .backoff_max_ms = 600000, .max_repairs = 5 },
+			  .stats = { .interval_ms = 1000, .sort = ST_SORT_PAUSE } };
 	const struct cmd *c;
 	char **pos;
 	int i = 1, npos = 0;
@@ -603,6 +689,8 @@ int main(int argc, char **argv)
 	}
 	o.cmd = argv[i++];
 	c = find_cmd(o.cmd);
+	if (c && !strcmp(c->name, "top"))
+		o.stats.interval_ms = 2000;
 	if (!c) {
 		fprintf(stderr, "rocetune: unknown command '%s'\n", o.cmd);
 		usage(stderr);
@@ -628,6 +716,13 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(c->name, "apply") && !strcmp(a, "--dry-run")) {
 			o.dry_run = true;
+		} else if ((!strcmp(c->name, "stats") || !strcmp(c->name, "top")) &&
+			   stats_opt(&o.stats, c->name[0] == 't', argc, argv, &i)) {
+			if (i < 0) {
+				cmd_usage(stderr, c);
+				free(pos);
+				return RTUNE_EXIT_USAGE;
+			}
 		} else if (!strcmp(c->name, "watch") && watch_opt(&o.watch, argc, argv, &i)) {
 			if (i < 0) {
 				cmd_usage(stderr, c);

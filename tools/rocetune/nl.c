@@ -111,6 +111,14 @@ int rtune_nla_u32(const struct nlattr *a, uint32_t *v)
 	return 0;
 }
 
+int rtune_nla_u64(const struct nlattr *a, uint64_t *v)
+{
+	if (!a || nla_len(a) < 8)
+		return -EPROTO;
+	memcpy(v, nla_data(a), 8);
+	return 0;
+}
+
 int rtune_nla_str(const struct nlattr *a, char *buf, size_t len)
 {
 	const char *s;

@@ -25,6 +25,7 @@ struct nl_sock *rtune_nl_open(int protocol);
 /* Attribute accessors that check the payload length first. */
 int rtune_nla_u8(const struct nlattr *a, uint8_t *v);
 int rtune_nla_u32(const struct nlattr *a, uint32_t *v);
+int rtune_nla_u64(const struct nlattr *a, uint64_t *v);
 int rtune_nla_str(const struct nlattr *a, char *buf, size_t len);
 /* Walk attributes in [data, data+len) into tb[0..max] (last wins), checking
  * that each header lies inside the buffer. Returns 0 or -EPROTO. */

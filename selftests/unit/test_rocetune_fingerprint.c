@@ -143,10 +143,16 @@ static void test_encoding(void)
 struct mismatch {
 	const char *what;
 	void (*change)(struct rtune_link *v);
-	const char *setting;
+	const char *setting, *also;	/* the settings that must differ, in path order */
 };
 
 static void m_trust(struct rtune_link *v) { v->dcb.trust[0] = 0xff; /* PCP */ }
+/* without a trust table (Linux 6.1): PCP trust is no DSCP entry at all */
+static void m_trust61(struct rtune_link *v)
+{
+	v->dcb.has_trust = false;
+	memset(v->dcb.dscp_prios, 0, sizeof(v->dcb.dscp_prios));
+}
 static void m_dscp(struct rtune_link *v) { v->dcb.dscp_prios[26] = 1u << 4; }
 static void m_mtu(struct rtune_link *v) { v->mtu = 1500; }
 static void m_tos(struct rtune_link *v) { v->tos = 104; }
@@ -156,14 +162,14 @@ static void m_pfc(struct rtune_link *v) { v->dcb.pfc.pfc_en = 0x18; }
 static void m_mode(struct rtune_link *v) { v->roce_mode = 1; }
 
 static const struct mismatch mismatches[] = {
-	{ "trust", m_trust, "dcb.apptrust" },
-	{ "DSCP map", m_dscp, "dcb.dscp_prio" },
-	{ "MTU", m_mtu, "mtu" },
-	{ "ToS", m_tos, "rdma_cm.tos" },
-	{ "CNP DSCP", m_cnp, "cc.active.np_cnp_dscp" },
-	{ "ECN off", m_ecn, "cc.active.ecn_enabled_prios" },
-	{ "PFC", m_pfc, "dcb.pfc_priorities" },
-	{ "RoCE mode", m_mode, "rdma_cm.roce_mode" },
+	{ "trust", m_trust, "dcb.apptrust", "dcb.trust" },
+	{ "DSCP map", m_dscp, "dcb.dscp_prio", NULL },
+	{ "MTU", m_mtu, "mtu", NULL },
+	{ "ToS", m_tos, "rdma_cm.tos", NULL },
+	{ "CNP DSCP", m_cnp, "cc.active.np_cnp_dscp", NULL },
+	{ "ECN off", m_ecn, "cc.active.ecn_enabled_prios", NULL },
+	{ "PFC", m_pfc, "dcb.pfc_priorities", NULL },
+	{ "RoCE mode", m_mode, "rdma_cm.roce_mode", NULL },
 };
 
 static void test_diff(void)
@@ -171,7 +177,7 @@ static void test_diff(void)
 	struct rtune_fp_delta d[8];
 	struct rtune_link a, b;
 	unsigned int k;
-	int n;
+	int n, want;
 
 	mkdev(&a);
 	collect(&fa, &a);
@@ -182,11 +188,27 @@ static void test_diff(void)
 		m->change(&b);
 		collect(&fb, &b);
 		n = rtune_fp_diff(&fa, &fb, d, 8);
-		tap_check(n == 1 && !strcmp(d[0].key, m->setting) && d[0].a && d[0].b &&
-			  strcmp(d[0].a, d[0].b),
-			  "%s mismatch: exactly %s differs (%d: %s)", m->what, m->setting, n,
-			  n ? d[0].key : "none");
+		want = m->also ? 2 : 1;
+		tap_check(n == want && !strcmp(d[0].key, m->setting) && d[0].a && d[0].b &&
+			  strcmp(d[0].a, d[0].b) &&
+			  (!m->also || (!strcmp(d[1].key, m->also) && strcmp(d[1].a, d[1].b))),
+			  "%s mismatch: exactly %s%s%s differs (%d: %s%s%s)", m->what, m->setting,
+			  m->also ? " and " : "", m->also ? m->also : "", n, n ? d[0].key : "none",
+			  n > 1 ? " " : "", n > 1 ? d[1].key : "");
 	}
+	/* on a kernel without the trust table, from DSCP to PCP trust */
+	a.dcb.has_trust = false;
+	collect(&fa, &a);
+	b = a;
+	m_trust61(&b);
+	collect(&fb, &b);
+	n = rtune_fp_diff(&fa, &fb, d, 8);
+	tap_check(n == 2 && !strcmp(d[0].key, "dcb.dscp_prio") && !strcmp(d[0].b, "none") &&
+		  !strcmp(d[1].key, "dcb.trust") && !strcmp(d[1].a, "dscp") &&
+		  !strcmp(d[1].b, "pcp"),
+		  "without a trust table, PCP trust is dcb.trust pcp and an empty DSCP map (%d)", n);
+	mkdev(&a);
+	collect(&fa, &a);
 	/* a setting one side lacks */
 	b = a;
 	b.cc_valid &= ~(1u << RTUNE_P_NP_CNP_DSCP);
@@ -409,7 +431,7 @@ static void test_key(void)
 
 int main(void)
 {
-	tap_plan(10 + 11 + 15 + 6 + 5);
+	tap_plan(10 + 12 + 15 + 6 + 5);
 	test_encoding();
 	test_diff();
 	test_parse();

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "fingerprint.h"
 #include "output.h"
+#include "state.h"
 
 void rtune_fp_init(struct rtune_fp *fp)
 {
@@ -188,6 +189,25 @@ int rtune_fp_sort(struct rtune_fp *fp)
 	return 0;
 }
 
+/*
+ * The trust in effect, one setting: with an APP trust table (Linux 6.2+ and
+ * a driver that has it) DSCP when DSCP is its first selector; without one
+ * DSCP when the APP table has DSCP entries, as mlx5 decides (obj_app.c).
+ * On 6.1 trust is nothing but the DSCP entries, so a host trusting PCP
+ * differs in dcb.trust and, necessarily, in dcb.dscp_prio.
+ */
+static const char *eff_trust(const struct rtune_dcb *dcb)
+{
+	int d;
+
+	if (dcb->has_trust)
+		return dcb->ntrust && dcb->trust[0] == IEEE_8021QAZ_APP_SEL_DSCP ? "dscp" : "pcp";
+	for (d = 0; d < 64; d++)
+		if (dcb->dscp_prios[d])
+			return "dscp";
+	return "pcp";
+}
+
 int rtune_fp_collect(struct rtune_fp *fp, const struct rtune_link *dev)
 {
 	struct rtune_pr pr;
@@ -195,6 +215,8 @@ int rtune_fp_collect(struct rtune_fp *fp, const struct rtune_link *dev)
 	rtune_fp_init(fp);
 	pr_init_flat(&pr, fp);
 	out_dev_settings(&pr, dev);
+	if (dev->dcb.ok)
+		rtune_fp_str(fp, "dcb.trust", eff_trust(&dev->dcb));
 	if (fp->err)
 		return fp->err;
 	return rtune_fp_sort(fp);

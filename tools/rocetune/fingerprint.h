@@ -3,8 +3,9 @@
  * The fingerprint of a device's effective settings, for `rocetune verify`:
  * the state `show -j` prints for the device (the same reads, host.c, and
  * the same printers, obj_*.c through print.c), less what names the device
- * (netdev, ifindex, RDMA device, port), flattened into one "path=value"
- * line per setting: "mtu=1500", "dcb.pfc.enabled=3", "dcb.dscp_prio=26:3
+ * (netdev, ifindex, RDMA device, port), plus dcb.trust, the trust those
+ * DCB settings put in effect, flattened into one "path=value" line per
+ * setting: "mtu=1500", "dcb.pfc.enabled=3", "dcb.dscp_prio=26:3
  * 48:6", "rdma_cm.tos=106", "cc.active.np_cnp_dscp=48".
  *
  * Canonical form (what goes on the wire): the lines sorted by path, each

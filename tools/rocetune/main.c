@@ -90,7 +90,7 @@ static const struct cmd cmds[] = {
 	  "  --port PORT        TCP port (default " RTUNE_VERIFY_PORT ")\n"
 	  "  --key FILE         the pre-shared key (default " RTUNE_VERIFY_KEY ", mode 0600)\n"
 	  "  --dev NAME         the netdev or RDMA device (default: the only RDMA one)\n"
-	  "  --timeout SECONDS  for the whole exchange of one connection (default 10)\n" },
+	  "  --timeout SECONDS  to connect, then for the whole exchange (default 10)\n" },
 	{ "params", "", "list the CC parameters and presets",
 	  "Name, unit, range and meaning of each [cc] parameter, and the presets.\n" },
 	{ "help", "[COMMAND]", "this text, or the usage of COMMAND", "" },

@@ -136,7 +136,7 @@ mismatch() {
 		# every DSCP entry, as "DSCP:PRIO" words
 		e=$(dcb -j app show dev dcb0 | python3 -c '
 import json, sys
-print(" ".join("%d:%d" % tuple(x) for x in json.load(sys.stdin).get("dscp_prio", [])))')
+print(" ".join("%d:%d" % (int(x[0]), int(x[1])) for x in json.load(sys.stdin).get("dscp_prio", [])))')
 		[[ -n $e ]] || return 1
 		# shellcheck disable=SC2086 # one word per entry
 		dcb app del dev dcb0 dscp-prio $e ;;

@@ -70,7 +70,7 @@ static int run(char *const argv[])
 
 #define RUN(...) run((char *const[]){ (char *)bin(), __VA_ARGS__, NULL })
 
-static const char *const cmds[] = { "apply", "diff", "check", "show", "watch", "stats", "top", "params",
+static const char *const cmds[] = { "apply", "diff", "check", "show", "watch", "stats", "top", "verify", "params",
 				    "help" };
 #define NCMDS ((int)(sizeof(cmds) / sizeof(cmds[0])))
 
@@ -113,6 +113,17 @@ static void test_help(void)
 		  "after --, --help is a profile name (rc %d)", rc);
 	rc = RUN("params", "extra");
 	tap_check(rc == 64, "params takes no argument (rc %d)", rc);
+	rc = RUN("verify");
+	tap_check(rc == 64 && strstr(err, "give --peer HOST or --listen") &&
+		  strstr(err, "Usage: rocetune [OPTIONS] verify"),
+		  "verify without --peer or --listen: usage error 64 (rc %d)", rc);
+	rc = RUN("verify", "--peer", "198.18.0.2", "--listen");
+	tap_check(rc == 64, "verify with both --peer and --listen: usage error 64 (rc %d)", rc);
+	rc = RUN("verify", "--timeout", "0", "--listen");
+	tap_check(rc == 64 && strstr(err, "--timeout"), "verify --timeout 0: usage error naming it (rc %d)", rc);
+	rc = RUN("verify", "--listen", "--key", "/nonexistent/verify.key");
+	tap_check(rc == 4 && strstr(out, "NOT RUN") && strstr(out, "/nonexistent/verify.key"),
+		  "verify with a missing key file: could not run, exit 4, says which file (rc %d)", rc);
 	rc = RUN("watch", "--once");
 	tap_check(rc == 64 && strstr(err, "Usage: rocetune [OPTIONS] watch"),
 		  "watch needs a profile: usage error 64 (rc %d)", rc);
@@ -277,7 +288,7 @@ static void test_completion(void)
 	snprintf(env, sizeof(env), "cd '%s' && export ROCETUNE_SYSFS='%s'", dir, dir);
 
 	rc = complete(env, "rocetune ");
-	tap_check(rc == 0 && !strcmp(out, "apply\ncheck\ndiff\nhelp\nparams\nshow\nstats\ntop\nwatch\n"),
+	tap_check(rc == 0 && !strcmp(out, "apply\ncheck\ndiff\nhelp\nparams\nshow\nstats\ntop\nverify\nwatch\n"),
 		  "completes every command: %s", flat());
 	rc = complete(env, "rocetune -");
 	tap_check(rc == 0 && strstr(out, "--json\n") && strstr(out, "--force\n") &&
@@ -318,6 +329,15 @@ static void test_completion(void)
 		  "stats --prometheus FILE dev: the devices: %s", flat());
 	rc = complete(env, "rocetune stats ");
 	tap_check(rc == 0 && !strcmp(out, "dev\n"), "stats: dev, no profile: %s", flat());
+	rc = complete(env, "rocetune verify --");
+	tap_check(rc == 0 && !strcmp(out, "--bind\n--dev\n--forever\n--help\n--key\n--listen\n"
+				    "--peer\n--port\n--timeout\n"),
+		  "verify's own options: %s", flat());
+	rc = complete(env, "rocetune verify --dev ");
+	tap_check(rc == 0 && !strcmp(out, "dcb0\neth9\nrxe0\n"),
+		  "verify --dev: the netdevs and RDMA devices: %s", flat());
+	rc = complete(env, "rocetune verify --peer ");
+	tap_check(rc == 0 && !out[0], "nothing for verify --peer's host: %s", flat());
 	rc = complete(env, "rocetune help p");
 	tap_check(rc == 0 && !strcmp(out, "params\n"), "help completes commands: %s", flat());
 

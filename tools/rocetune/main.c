@@ -9,6 +9,7 @@
  *   rocetune [-j] [--force] watch [--once] [--repair] [--interval S] ... PROFILE...
  *   rocetune [-j] stats [--interval S] [--prometheus [FILE]] [dev NAME...]
  *   rocetune [-j] top [--interval S] [--iterations N] [--sort KEY] [dev NAME...]
+ *   rocetune [-j] verify --peer HOST | --listen [VERIFY-OPTS]
  *   rocetune params
  *   rocetune help [COMMAND]            (and COMMAND -h|--help)
  */
@@ -25,6 +26,7 @@
 #include "lock.h"
 #include "output.h"
 #include "stats_cmd.h"
+#include "verify.h"
 #include "watch.h"
 
 static struct rtune_host g_host, g_saved;
@@ -36,6 +38,7 @@ struct opts {
 	int lock_timeout_ms;
 	struct rtune_watch_opts watch;
 	struct rtune_stats_opts stats;
+	struct rtune_verify_opts verify;
 	const char *cmd;
 	const char *profile;
 };
@@ -96,6 +99,22 @@ static const struct cmd cmds[] = {
 	  "  --iterations N       N frames, plain, then exit\n"
 	  "  --sort pause|busy|name  the order (default pause, then traffic)\n"
 	  "With -j, one JSON document per frame.\n" },
+	{ "verify", "--peer HOST | --listen [VERIFY-OPTS]",
+	  "compare this host's settings with another's",
+	  "Two hosts exchange the fingerprint of their RoCE device's effective settings\n"
+	  "(what `show -j` reads: MTU, ETS, PFC, DSCP map and trust, RDMA-CM mode and ToS,\n"
+	  "CC parameters) over a connection authenticated by a pre-shared key, and each\n"
+	  "reports every setting that differs, with both values. Run --listen on one\n"
+	  "host, then --peer on the other. Exit 0 pass, 1 settings differ, 4 could not\n"
+	  "run (no peer, key refused, no device, timeout). VERIFY-OPTS:\n"
+	  "  --peer HOST        connect to the listener on HOST\n"
+	  "  --listen           wait for one peer, verify, exit\n"
+	  "  --forever          listener: keep serving peers, one at a time\n"
+	  "  --bind ADDR        listener: the local address (default: any)\n"
+	  "  --port PORT        TCP port (default " RTUNE_VERIFY_PORT ")\n"
+	  "  --key FILE         the pre-shared key (default " RTUNE_VERIFY_KEY ", mode 0600)\n"
+	  "  --dev NAME         the netdev or RDMA device (default: the only RDMA one)\n"
+	  "  --timeout SECONDS  to connect, then for the whole exchange (default 10)\n" },
 	{ "params", "", "list the CC parameters and presets",
 	  "Name, unit, range and meaning of each [cc] parameter, and the presets.\n" },
 	{ "help", "[COMMAND]", "this text, or the usage of COMMAND", "" },
@@ -520,6 +539,15 @@ static int run(struct opts *o, const struct cmd *c, char **pos, int npos)
 		o->profile = npos ? pos[0] : NULL;
 		return cmd_show(o, NULL, 0);
 	}
+	if (!strcmp(c->name, "verify")) {
+		if (npos || !o->verify.listen == !o->verify.peer) {
+			if (!npos)
+				fprintf(stderr, "rocetune verify: give --peer HOST or --listen\n");
+			return usage_error(c);
+		}
+		o->verify.json = o->json;
+		return rtune_verify(&o->verify);
+	}
 	if (!strcmp(c->name, "watch")) {
 		if (!npos)
 			return usage_error(c);
@@ -650,12 +678,46 @@ static bool stats_opt(struct rtune_stats_opts *so, bool top, int argc, char **ar
 	return true;
 }
 
+/* verify's option at argv[*i], as watch_opt(). */
+static bool verify_opt(struct rtune_verify_opts *v, int argc, char **argv, int *i)
+{
+	static const char *const valued[] = { "--peer", "--port", "--key", "--dev", "--bind",
+					      "--timeout" };
+	const char **dst[] = { &v->peer, &v->port, &v->key, &v->dev, &v->bind };
+	const char *a = argv[*i];
+	unsigned int k;
+
+	if (!strcmp(a, "--listen"))
+		return v->listen = true;
+	if (!strcmp(a, "--forever"))
+		return v->forever = true;
+	for (k = 0; k < 6 && strcmp(a, valued[k]); k++)
+		;
+	if (k == 6)
+		return false;
+	if (*i + 1 >= argc || !argv[*i + 1][0]) {
+		fprintf(stderr, "rocetune verify: %s needs a value\n", a);
+		*i = -1;
+		return true;
+	}
+	a = argv[++*i];
+	if (k < 5) {
+		*dst[k] = a;
+	} else if (!seconds(a, &v->timeout_ms)) {
+		fprintf(stderr, "rocetune verify: --timeout: '%s' is not a number of seconds (0.01 to 86400)\n", a);
+		*i = -1;
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .lock_timeout_ms = 60000,
 			  .watch = { .interval_ms = 5000, .repair_interval_ms = 10000,
 				     .backoff_max_ms = 600000, .max_repairs = 5 },
-			  .stats = { .interval_ms = 1000, .sort = ST_SORT_PAUSE } };
+			  .stats = { .interval_ms = 1000, .sort = ST_SORT_PAUSE },
+			  .verify = { .port = RTUNE_VERIFY_PORT, .key = RTUNE_VERIFY_KEY,
+				      .timeout_ms = 10000 } };
 	const struct cmd *c;
 	char **pos;
 	int i = 1, npos = 0;
@@ -723,7 +785,8 @@ int main(int argc, char **argv)
 				free(pos);
 				return RTUNE_EXIT_USAGE;
 			}
-		} else if (!strcmp(c->name, "watch") && watch_opt(&o.watch, argc, argv, &i)) {
+		} else if ((!strcmp(c->name, "watch") && watch_opt(&o.watch, argc, argv, &i)) ||
+			   (!strcmp(c->name, "verify") && verify_opt(&o.verify, argc, argv, &i))) {
 			if (i < 0) {
 				cmd_usage(stderr, c);
 				free(pos);

@@ -13,17 +13,23 @@ static void show_scope(struct rtune_pr *pr, const struct rtune_link *v, enum rtu
 			o->show(pr, v);
 }
 
-/* One device: a header line, then the DCB objects, then the RDMA port's. */
-static void show_dev(struct rtune_pr *pr, const struct rtune_link *v)
+/*
+ * One device: a header line, then the DCB objects, then the RDMA port's.
+ * Without @ident, only its settings, not the names and numbers that
+ * identify it (the fingerprint, fingerprint.c).
+ */
+static void show_dev(struct rtune_pr *pr, const struct rtune_link *v, bool ident)
 {
 	pr_obj(pr, NULL);
-	pr_str(pr, PR_ANY, "netdev", "%s:", v->netdev);
-	pr_int(pr, PR_ANY, "ifindex", " ifindex %lld", v->ifindex);
+	if (ident) {
+		pr_str(pr, PR_ANY, "netdev", "%s:", v->netdev);
+		pr_int(pr, PR_ANY, "ifindex", " ifindex %lld", v->ifindex);
+	}
 	show_scope(pr, v, RTUNE_SCOPE_LINK);
-	if (v->has_ib) {
+	if (ident && v->has_ib) {
 		pr_str(pr, PR_ANY, "rdma_device", " rdma %s", v->ibdev);
 		pr_uint(pr, PR_ANY, "port", "/%llu", v->port);
-	} else {
+	} else if (ident) {
 		pr_null(pr, "rdma_device");
 		pr_null(pr, "port");
 	}
@@ -57,8 +63,13 @@ void out_state(struct rtune_pr *pr, const char *key, const struct rtune_host *h)
 
 	pr_arr(pr, key);
 	for (i = 0; i < h->n; i++)
-		show_dev(pr, &h->dev[i]);
+		show_dev(pr, &h->dev[i], true);
 	pr_end_arr(pr);
+}
+
+void out_dev_settings(struct rtune_pr *pr, const struct rtune_link *v)
+{
+	show_dev(pr, v, false);
 }
 
 void out_state_text(FILE *f, const struct rtune_host *h)

@@ -17,6 +17,8 @@
 
 /* The current state of every device of @h (`show`, the saved state). */
 void out_state(struct rtune_pr *pr, const char *key, const struct rtune_host *h);
+/* One device's settings, without what identifies it (fingerprint.c). */
+void out_dev_settings(struct rtune_pr *pr, const struct rtune_link *v);
 void out_state_text(FILE *f, const struct rtune_host *h);
 void out_state_json(struct jw *j, const char *key, const struct rtune_host *h);
 void out_diags_json(struct jw *j, const struct rtune_diags *d);

@@ -5,7 +5,9 @@
  * " mtu %u", v) once, and that writes "mtu":1500 in JSON mode or " mtu
  * 1500" in text mode. PR_TEXT and PR_JSON limit a call to one mode, for
  * the places where the two differ (text lines, JSON nulls). Objects and
- * arrays (pr_obj, pr_arr) exist in JSON only.
+ * arrays (pr_obj, pr_arr) exist in JSON only. A third mode, flat, sees
+ * what JSON sees, as one "dcb.ets.bw=..." setting per scalar or array:
+ * the fingerprint `rocetune verify` exchanges (fingerprint.h).
  */
 #ifndef ROCETUNE_PRINT_H
 #define ROCETUNE_PRINT_H
@@ -15,15 +17,20 @@
 #include <stdio.h>
 #include "json.h"
 
+struct rtune_fp;
+
 struct rtune_pr {
 	FILE *f;		/* text output (text mode) */
 	struct jw *j;		/* JSON writer; NULL in text mode */
+	struct rtune_fp *fp;	/* flat "path=value" collector (fingerprint.h); NULL otherwise */
 };
 
 enum rtune_pr_to { PR_ANY, PR_TEXT, PR_JSON };
 
 void pr_init_text(struct rtune_pr *pr, FILE *f);
 void pr_init_json(struct rtune_pr *pr, struct jw *j);
+/* The JSON mode's keys and values, flattened into @fp (fingerprint.c). */
+void pr_init_flat(struct rtune_pr *pr, struct rtune_fp *fp);
 
 /* Text only. */
 void pr_text(struct rtune_pr *pr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -49,9 +56,10 @@ void pr_end_obj(struct rtune_pr *pr);
 void pr_arr(struct rtune_pr *pr, const char *key);
 void pr_end_arr(struct rtune_pr *pr);
 
+/* JSON or flat: the mode that wants every value, nulls included. */
 static inline bool pr_json(const struct rtune_pr *pr)
 {
-	return pr->j != NULL;
+	return pr->j != NULL || pr->fp != NULL;
 }
 
 #endif

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `rocetune verify`'s untrusted input (tools/rocetune/vwire.c,
+ * fingerprint.c). The first byte picks the target:
+ *   even: the bytes are a fingerprint frame's payload, parsed with
+ *         rtune_vw_parse_fp(); what it accepts must format back to the
+ *         same bytes (the parser accepts the canonical form only);
+ *   odd:  the bytes are what a peer sends a listener, through the
+ *         listener's authentication on an in-memory stream (the MACs
+ *         cannot be guessed, so this covers the framing up to AUTH).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../tools/rocetune/vwire.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct mem {
+	const uint8_t *p;
+	size_t n;
+};
+
+static int mem_read(void *ctx, void *buf, size_t n)
+{
+	struct mem *m = ctx;
+
+	if (n > m->n)
+		return -ECONNRESET;
+	memcpy(buf, m->p, n);
+	m->p += n;
+	m->n -= n;
+	return 0;
+}
+
+static int mem_write(void *ctx, const void *buf, size_t n)
+{
+	(void)ctx;
+	(void)buf;
+	(void)n;
+	return 0;
+}
+
+static struct rtune_fp fp;
+static char out[RTUNE_FP_WIRE_MAX];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const uint8_t key[] = "fuzz-key-0123456789";
+	char label[RTUNE_VW_LABEL_MAX + 1], why[160];
+	uint8_t *copy;
+	size_t ll;
+	int n;
+
+	if (!size)
+		return 0;
+	if (data[0] & 1) {
+		struct mem m = { data + 1, size - 1 };
+		struct rtune_vw_io io = { mem_read, mem_write, &m };
+		struct rtune_vw w;
+
+		rtune_vw_init(&w, &io, key, sizeof(key) - 1);
+		if (!rtune_vw_auth_listener(&w))
+			abort();	/* authenticated without the key */
+		return 0;
+	}
+	/* an exactly sized copy, so ASan sees a read past the end */
+	copy = malloc(size - 1 ? size - 1 : 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data + 1, size - 1);
+	if (!rtune_vw_parse_fp(copy, size - 1, label, sizeof(label), &fp, why, sizeof(why))) {
+		ll = strlen(label);
+		n = rtune_fp_format(&fp, out, sizeof(out));
+		if (n < 0 || (size_t)n != size - 1 - 2 - ll || memcmp(out, copy + 2 + ll, (size_t)n))
+			abort();	/* accepted something not canonical */
+	}
+	free(copy);
+	return 0;
+}

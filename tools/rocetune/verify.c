@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `rocetune verify` (verify.h): the connection, the two roles and the
+ * report. The settings come from host.c as for `show`, their fingerprint
+ * from fingerprint.c, the frames from vwire.c.
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include "host.h"
+#include "output.h"
+#include "verify.h"
+#include "vwire.h"
+
+/* Differences listed at most (all are counted). */
+#define MAX_DELTAS RTUNE_FP_ITEMS * 2
+
+static struct rtune_host v_host;
+static struct rtune_fp v_local, v_remote;
+static struct rtune_fp_delta v_delta[MAX_DELTAS];
+
+struct sock_io {
+	int fd;
+	long long deadline_ms;
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait for @ev on the socket until its deadline. */
+static int sock_wait(struct sock_io *s, short ev)
+{
+	struct pollfd pfd = { .fd = s->fd, .events = ev };
+	long long left = s->deadline_ms - now_ms();
+	int r;
+
+	if (left <= 0)
+		return -ETIMEDOUT;
+	r = poll(&pfd, 1, (int)left);
+	if (r < 0)
+		return errno == EINTR ? 0 : -errno;
+	return r ? 0 : -ETIMEDOUT;
+}
+
+static int sock_read(void *ctx, void *buf, size_t n)
+{
+	struct sock_io *s = ctx;
+	char *p = buf;
+
+	while (n) {
+		ssize_t r;
+		int err = sock_wait(s, POLLIN);
+
+		if (err)
+			return err;
+		r = recv(s->fd, p, n, MSG_DONTWAIT);
+		if (r == 0)
+			return -ECONNRESET;
+		if (r < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static int sock_write(void *ctx, const void *buf, size_t n)
+{
+	struct sock_io *s = ctx;
+	const char *p = buf;
+
+	while (n) {
+		ssize_t r;
+		int err = sock_wait(s, POLLOUT);
+
+		if (err)
+			return err;
+		r = send(s->fd, p, n, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (r < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/*
+ * This host's fingerprint: the device @dev names (netdev or RDMA device),
+ * or the only netdev with an RDMA port. 0, or -1 with @why said.
+ */
+static int local_fp(const char *dev, char *label, size_t labellen, char *why, size_t whylen)
+{
+	struct nl_sock *sk = rtune_nl_open(NETLINK_ROUTE);
+	char *names[1] = { (char *)dev }, host[64];
+	const struct rtune_link *d = NULL;
+	int err, i, n = 0;
+
+	if (!sk) {
+		snprintf(why, whylen, "cannot open rtnetlink: %s", strerror(errno));
+		return -1;
+	}
+	err = host_collect(sk, NULL, names, dev ? 1 : 0, &v_host);
+	nl_socket_free(sk);
+	if (err) {
+		snprintf(why, whylen, "cannot read the host state: %s", strerror(-err));
+		return -1;
+	}
+	for (i = 0; i < v_host.n; i++) {
+		if (!v_host.dev[i].has_ib && !dev)
+			continue;
+		d = &v_host.dev[i];
+		n++;
+	}
+	if (n > 1) {
+		snprintf(why, whylen, "%d netdevs with an RDMA port: choose one with --dev", n);
+		return -1;
+	}
+	if (!n) {
+		if (dev)
+			snprintf(why, whylen, "no netdev or RDMA device named '%s'", dev);
+		else
+			snprintf(why, whylen, "no netdev with an RDMA port on this host");
+		return -1;
+	}
+	err = rtune_fp_collect(&v_local, d);
+	if (err) {
+		snprintf(why, whylen, "the settings do not fit a fingerprint: %s", strerror(-err));
+		return -1;
+	}
+	if (gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "?");
+	host[sizeof(host) - 1] = '\0';
+	if (d->has_ib)
+		snprintf(label, labellen, "%.40s %.15s %.40s/%u", host, d->netdev, d->ibdev,
+			 d->port);
+	else
+		snprintf(label, labellen, "%.60s %s", host, d->netdev);
+	return 0;
+}
+
+/* The first 16 bytes of the SHA-256 of @fp's canonical form, in hex. */
+static void fp_digest(const struct rtune_fp *fp, char *hex)
+{
+	static char buf[RTUNE_FP_WIRE_MAX];
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0, i;
+	int n = rtune_fp_format(fp, buf, sizeof(buf));
+
+	hex[0] = '\0';
+	if (n < 0 || !EVP_Digest(buf, (size_t)n, md, &mdlen, EVP_sha256(), NULL))
+		return;
+	for (i = 0; i < 16 && i < mdlen; i++)
+		sprintf(hex + 2 * i, "%02x", md[i]);
+}
+
+struct report {
+	const char *role;	/* "peer" (connected) or "listener" */
+	char addr[80];		/* the other side's address */
+	char local[RTUNE_VW_LABEL_MAX + 1], remote[RTUNE_VW_LABEL_MAX + 1];
+	bool have_local, have_remote;
+	int ndelta;
+	const char *result;	/* pass, fail, not-run, refused */
+	char why[400];
+	int code;
+};
+
+static void json_side(struct jw *j, const char *key, const char *label,
+		      const struct rtune_fp *fp, const char *addr)
+{
+	char hex[40];
+	int i;
+
+	jw_obj(j, key);
+	if (addr)
+		jw_str(j, "address", addr);
+	if (!label) {
+		jw_end_obj(j);
+		return;
+	}
+	fp_digest(fp, hex);
+	jw_str(j, "label", label);
+	jw_str(j, "fingerprint", hex);
+	jw_obj(j, "settings");
+	for (i = 0; i < fp->n; i++)
+		jw_str(j, fp->it[i].key, fp->it[i].val);
+	jw_end_obj(j);
+	jw_end_obj(j);
+}
+
+static void report(const struct rtune_verify_opts *o, const struct report *r)
+{
+	int i, shown = r->ndelta < MAX_DELTAS ? r->ndelta : MAX_DELTAS;
+	char hex[40];
+
+	if (o->json) {
+		struct jw j;
+
+		jw_init(&j, stdout);
+		jw_obj(&j, NULL);
+		jw_int(&j, "json_version", RTUNE_JSON_VERSION);
+		jw_str(&j, "tool", "rocetune");
+		jw_str(&j, "version", RTUNE_VERSION);
+		jw_str(&j, "command", "verify");
+		jw_str(&j, "role", r->role);
+		json_side(&j, "local", r->have_local ? r->local : NULL, &v_local, NULL);
+		json_side(&j, "remote", r->have_remote ? r->remote : NULL, &v_remote, r->addr);
+		jw_arr(&j, "differences");
+		for (i = 0; i < shown; i++) {
+			jw_obj(&j, NULL);
+			jw_str(&j, "setting", v_delta[i].key);
+			jw_str(&j, "local", v_delta[i].a);
+			jw_str(&j, "remote", v_delta[i].b);
+			jw_end_obj(&j);
+		}
+		jw_end_arr(&j);
+		jw_str(&j, "result", r->result);
+		jw_str(&j, "reason", r->why[0] ? r->why : NULL);
+		jw_int(&j, "exit_code", r->code);
+		jw_end_obj(&j);
+		fflush(stdout);
+		return;
+	}
+	printf("verify (%s): local %s, remote %s%s%s%s\n", r->role,
+	       r->have_local ? r->local : "?", r->have_remote ? r->remote : "?",
+	       r->addr[0] ? " (" : "", r->addr, r->addr[0] ? ")" : "");
+	if (r->have_local) {
+		fp_digest(&v_local, hex);
+		printf("  local  fingerprint %s (%d settings)\n", hex, v_local.n);
+	}
+	if (r->have_remote) {
+		fp_digest(&v_remote, hex);
+		printf("  remote fingerprint %s (%d settings)\n", hex, v_remote.n);
+	}
+	for (i = 0; i < shown; i++)
+		printf("  differs: %s: local %s; remote %s\n", v_delta[i].key,
+		       v_delta[i].a ? v_delta[i].a : "(absent)",
+		       v_delta[i].b ? v_delta[i].b : "(absent)");
+	if (!strcmp(r->result, "pass"))
+		printf("verify: PASS: %d settings agree\n", v_local.n);
+	else if (!strcmp(r->result, "fail"))
+		printf("verify: FAIL: %d setting%s differ%s\n", r->ndelta, r->ndelta == 1 ? "" : "s",
+		       r->ndelta == 1 ? "s" : "");
+	else
+		printf("verify: %s: %s\n", !strcmp(r->result, "refused") ? "REFUSED" : "NOT RUN",
+		       r->why);
+	fflush(stdout);
+}
+
+/* Could not verify: @why (may be r->why itself). */
+static void not_run(struct report *r, const char *result, const char *why)
+{
+	r->result = result;
+	r->code = RTUNE_VERIFY_NOT_RUN;
+	if (why != r->why)
+		snprintf(r->why, sizeof(r->why), why);
+}
+
+static void compare(struct report *r)
+{
+	r->ndelta = rtune_fp_diff(&v_local, &v_remote, v_delta, MAX_DELTAS);
+	r->result = r->ndelta ? "fail" : "pass";
+	r->code = r->ndelta ? RTUNE_VERIFY_FAIL : RTUNE_VERIFY_PASS;
+}
+
+/* Connect to @o->peer; the socket, or -1 with @why said. */
+static int dial(const struct rtune_verify_opts *o, char *addr, size_t addrlen, char *why,
+		size_t whylen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai, *a;
+	struct timeval tv = { .tv_sec = o->timeout_ms / 1000,
+			      .tv_usec = (o->timeout_ms % 1000) * 1000 };
+	int fd = -1, err;
+
+	err = getaddrinfo(o->peer, o->port, &hints, &ai);
+	if (err) {
+		snprintf(why, whylen, "%s: %s", o->peer, gai_strerror(err));
+		return -1;
+	}
+	for (a = ai; a; a = a->ai_next) {
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+		if (fd < 0)
+			continue;
+		/* bounds connect() too */
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		getnameinfo(a->ai_addr, a->ai_addrlen, addr, (socklen_t)addrlen, NULL, 0,
+			    NI_NUMERICHOST);
+		if (!connect(fd, a->ai_addr, a->ai_addrlen))
+			break;
+		snprintf(why, whylen, "connect to %s port %s: %s", addr, o->port, strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(ai);
+	return fd;
+}
+
+static int run_peer(const struct rtune_verify_opts *o, const uint8_t *key, size_t keylen)
+{
+	struct report r = { .role = "peer" };
+	struct sock_io s;
+	struct rtune_vw_io io = { sock_read, sock_write, &s };
+	struct rtune_vw w;
+	int err;
+
+	if (local_fp(o->dev, r.local, sizeof(r.local), r.why, sizeof(r.why))) {
+		not_run(&r, "not-run", r.why);
+		goto out;
+	}
+	r.have_local = true;
+	s.fd = dial(o, r.addr, sizeof(r.addr), r.why, sizeof(r.why));
+	if (s.fd < 0) {
+		not_run(&r, "not-run", r.why);
+		goto out;
+	}
+	s.deadline_ms = now_ms() + o->timeout_ms;
+	rtune_vw_init(&w, &io, key, keylen);
+	err = rtune_vw_auth_peer(&w);
+	if (!err)
+		err = rtune_vw_send_fp(&w, r.local, &v_local);
+	if (!err)
+		err = rtune_vw_recv_fp(&w, r.remote, sizeof(r.remote), &v_remote);
+	close(s.fd);
+	if (err) {
+		not_run(&r, err == RTUNE_VW_EAUTH || (err == RTUNE_VW_EPEER && !w.authed) ?
+			"refused" : "not-run", w.why);
+		goto out;
+	}
+	r.have_remote = true;
+	compare(&r);
+out:
+	report(o, &r);
+	return r.code;
+}
+
+/* One connection to the listener: 1 when it ended in a verification. */
+static int serve(const struct rtune_verify_opts *o, int fd, const char *addr, const uint8_t *key,
+		 size_t keylen, int *code)
+{
+	struct report r = { .role = "listener" };
+	struct sock_io s = { fd, now_ms() + o->timeout_ms };
+	struct rtune_vw_io io = { sock_read, sock_write, &s };
+	char why[300];
+	struct rtune_vw w;
+	int err;
+
+	snprintf(r.addr, sizeof(r.addr), addr);
+	rtune_vw_init(&w, &io, key, keylen);
+	/* nothing but the three authentication frames is read before this passes */
+	err = rtune_vw_auth_listener(&w);
+	if (err) {
+		snprintf(why, sizeof(why), "authentication: %.250s", w.why);
+		not_run(&r, "refused", why);
+		report(o, &r);
+		return 0;
+	}
+	err = rtune_vw_recv_fp(&w, r.remote, sizeof(r.remote), &v_remote);
+	if (err) {
+		not_run(&r, "not-run", w.why);
+		goto out;
+	}
+	r.have_remote = true;
+	if (local_fp(o->dev, r.local, sizeof(r.local), why, sizeof(why))) {
+		rtune_vw_send_error(&w, why);
+		not_run(&r, "not-run", why);
+		goto out;
+	}
+	r.have_local = true;
+	err = rtune_vw_send_fp(&w, r.local, &v_local);
+	if (err) {
+		not_run(&r, "not-run", w.why);
+		goto out;
+	}
+	compare(&r);
+out:
+	report(o, &r);
+	*code = r.code;
+	return 1;
+}
+
+static int run_listener(const struct rtune_verify_opts *o, const uint8_t *key, size_t keylen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE,
+				  .ai_family = o->bind ? AF_UNSPEC : AF_INET6 }, *ai;
+	int lfd, err, one = 1, zero = 0, code = RTUNE_VERIFY_NOT_RUN;
+
+	err = getaddrinfo(o->bind, o->port, &hints, &ai);
+	if (err && !o->bind) {	/* no IPv6: IPv4 any */
+		hints.ai_family = AF_INET;
+		err = getaddrinfo(NULL, o->port, &hints, &ai);
+	}
+	if (err) {
+		fprintf(stderr, "rocetune verify: %s: %s\n", o->bind ? o->bind : "any",
+			gai_strerror(err));
+		return RTUNE_VERIFY_NOT_RUN;
+	}
+	lfd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+	if (lfd >= 0) {
+		setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (ai->ai_family == AF_INET6)
+			setsockopt(lfd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	}
+	/* a backlog of 1: one connection at a time, served to the end */
+	if (lfd < 0 || bind(lfd, ai->ai_addr, ai->ai_addrlen) || listen(lfd, 1)) {
+		fprintf(stderr, "rocetune verify: cannot listen on port %s: %s\n", o->port,
+			strerror(errno));
+		freeaddrinfo(ai);
+		if (lfd >= 0)
+			close(lfd);
+		return RTUNE_VERIFY_NOT_RUN;
+	}
+	freeaddrinfo(ai);
+	if (!o->json)
+		fprintf(stderr, "rocetune verify: listening on port %s\n", o->port);
+	for (;;) {
+		struct sockaddr_storage sa;
+		socklen_t salen = sizeof(sa);
+		char addr[80] = "?";
+		int fd = accept4(lfd, (struct sockaddr *)&sa, &salen, SOCK_CLOEXEC), done;
+
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			fprintf(stderr, "rocetune verify: accept: %s\n", strerror(errno));
+			break;
+		}
+		getnameinfo((struct sockaddr *)&sa, salen, addr, sizeof(addr), NULL, 0,
+			    NI_NUMERICHOST);
+		done = serve(o, fd, addr, key, keylen, &code);
+		close(fd);
+		if (done && !o->forever)
+			break;
+	}
+	close(lfd);
+	return code;
+}
+
+int rtune_verify(const struct rtune_verify_opts *o)
+{
+	static uint8_t key[RTUNE_VW_KEY_MAX];
+	size_t keylen = 0;
+	char why[400];
+	int code;
+
+	if (rtune_vw_load_key(o->key, key, &keylen, why, sizeof(why))) {
+		struct report r = { .role = o->listen ? "listener" : "peer" };
+
+		not_run(&r, "not-run", why);
+		report(o, &r);
+		return r.code;
+	}
+	code = o->listen ? run_listener(o, key, keylen) : run_peer(o, key, keylen);
+	OPENSSL_cleanse(key, sizeof(key));
+	return code;
+}

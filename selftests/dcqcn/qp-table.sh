@@ -22,7 +22,10 @@
 #      evicted as unconfirmed (evicted_unconfirmed), the table back to
 #      what it held before;
 #   4. a perftest connection made after the flood gets CC: its 4 QPs are
-#      live in qp_stats on both hosts.
+#      live in qp_stats on both hosts;
+#   5. an unprivileged user cannot read qp_stats, qp_watch or qp_ctl (QPNs
+#      and their peers: what forging packets takes), and can read the
+#      aggregate dp_counters and counters.
 #
 # Run on the host:   selftests/dcqcn/qp-table.sh [lab-run options]
 
@@ -214,6 +217,16 @@ wait_for four_live || wait_for four_live
 tap_ok "the perftest connection's 4 QPs are live ($(live_count) live)" four_live
 lab_perf_stop perf
 tap_diag "ib_write_bw: verdict $?"
+
+# --- (5) who may read the QPs: root only where a file names QPs and peers
+if ((LAB_HOST == 1)); then
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	for f in qp_stats qp_watch qp_ctl; do
+		tap_notok "an unprivileged user cannot read $f" nobody cat "$P/$f"
+	done
+	tap_ok "an unprivileged user reads dp_counters" nobody cat "$P/dp_counters"
+	tap_ok "an unprivileged user reads counters" nobody cat "$P/counters"
+fi
 
 tap_ok "rmmod rocetune" rtune_unload
 tap_ok "kernel log clean" kernel_log_clean

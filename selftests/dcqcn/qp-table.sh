@@ -14,7 +14,7 @@
 #      CNPs from the old peer rejected; peer_changed counts it;
 #   3. host2 floods host1 from ALT with FLOOD (default 50000) RoCEv2
 #      packets (correct ICRC), each naming another made-up QPN: the table
-#      (max_qps=64 at insmod) stays within its bounds (entries, and
+#      (max_qps=64, max_unconfirmed_qps=32) stays within its bounds (entries, and
 #      allocated entries, <= qps_max + qps_unconfirmed_max), a qp_ctl
 #      write for a real QP made during the flood succeeds, and every
 #      flood packet that reached the
@@ -61,15 +61,21 @@ gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
 lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
 # A small bound on confirmed QPs (max_qps, per device here, global in
 # older modules): a flood must not take real QPs' room in it.
+# And where the module has it, a small bound on unconfirmed entries, so
+# that the flood outruns it and refusals are counted too.
 QMAX=${QPT_MAX_QPS:-64}
+UMAX=${QPT_MAX_UNCONFIRMED:-32}
+params=("max_qps=$QMAX")
+modinfo -p "${RTUNE_KO:-rocetune}" 2>/dev/null | grep -q '^max_unconfirmed_qps:' &&
+	params+=("max_unconfirmed_qps=$UMAX")
 load_small() {
 	if [[ -n $RTUNE_KO ]]; then
-		insmod "$RTUNE_KO" max_qps="$QMAX"
+		insmod "$RTUNE_KO" "${params[@]}"
 	else
-		modprobe rocetune max_qps="$QMAX"
+		modprobe rocetune "${params[@]}"
 	fi
 }
-tap_ok "insmod rocetune.ko max_qps=$QMAX" load_small
+tap_ok "insmod rocetune.ko ${params[*]}" load_small
 wait_for test -d "$P" || tap_bail "no configfs tree"
 if ((LAB_HOST == 2)); then
 	ip addr add "$ALT/24" dev eth0 || tap_bail "second address"

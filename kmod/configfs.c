@@ -290,9 +290,37 @@ CONFIGFS_ATTR_RO(rtune_port_, netdev);
 CONFIGFS_ATTR_RO(rtune_port_, counters);
 CONFIGFS_ATTR_RO(rtune_port_, pacing);
 CONFIGFS_ATTR_RO(rtune_port_, dp_counters);
-CONFIGFS_ATTR(rtune_port_, qp_watch);
-CONFIGFS_ATTR(rtune_port_, qp_ctl);
-CONFIGFS_BIN_ATTR_RO(rtune_port_, qp_stats, NULL, 0);
+
+/*
+ * Root only: these name every QP with its peer QP, which is what a host
+ * needs to forge CNPs or ACKs against a connection, and a qp_stats read
+ * costs a snapshot of the whole table. The aggregate counters above are
+ * for everyone.
+ */
+static struct configfs_attribute rtune_port_attr_qp_watch = {
+	.ca_name = "qp_watch",
+	.ca_owner = THIS_MODULE,
+	.ca_mode = 0600,
+	.show = rtune_port_qp_watch_show,
+	.store = rtune_port_qp_watch_store,
+};
+
+static struct configfs_attribute rtune_port_attr_qp_ctl = {
+	.ca_name = "qp_ctl",
+	.ca_owner = THIS_MODULE,
+	.ca_mode = 0600,
+	.show = rtune_port_qp_ctl_show,
+	.store = rtune_port_qp_ctl_store,
+};
+
+static struct configfs_bin_attribute rtune_port_attr_qp_stats = {
+	.cb_attr = {
+		.ca_name = "qp_stats",
+		.ca_owner = THIS_MODULE,
+		.ca_mode = 0400,
+	},
+	.read = rtune_port_qp_stats_read,
+};
 
 static struct configfs_attribute *rtune_port_attrs[] = {
 	&rtune_port_attr_netdev,

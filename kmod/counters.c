@@ -6,6 +6,9 @@
  * counters are read through its own hw-stats ops into a private stats
  * struct, the same way the RDMA core fills sysfs hw_counters.
  *
+ * The driver is asked no more often than its counters' lifespan allows,
+ * as for sysfs: a reader in a loop costs a copy of the last values.
+ *
  * The table is a configfs text attribute, one page (rxe's 30-odd lines
  * take about 1 kB); a driver with more gets whole lines and a closing
  * "# truncated: N more counters; ..." line, never a cut one; sysfs
@@ -21,6 +24,7 @@ int rtune_counters_init(struct rtune_dev *dev, struct rtune_port *port)
 {
 	/* NULL: the driver has no counters on this port */
 	port->hw_stats = rtune_compat_alloc_port_stats(dev->ibdev, port->num);
+	port->hw_stats_valid = false;
 	return 0;
 }
 
@@ -29,6 +33,9 @@ void rtune_counters_fini(struct rtune_port *port)
 	rtune_compat_free_hw_stats(port->hw_stats);
 	port->hw_stats = NULL;
 }
+
+/* The shortest time between two reads of the driver's counters. */
+#define RTUNE_HW_STATS_LIFESPAN	msecs_to_jiffies(10)
 
 /* Longest line kept: a counter name the RDMA core would show, and a u64. */
 #define RTUNE_COUNTER_LINE_MAX	96
@@ -66,11 +73,22 @@ ssize_t rtune_counters_show(struct rtune_dev *dev, struct rtune_port *port,
 		return 0;
 
 	mutex_lock(&stats->lock);
-	ret = dev->ibdev->ops.get_hw_stats(dev->ibdev, stats, port->num,
-					   stats->num_counters);
-	if (ret < 0) {
-		mutex_unlock(&stats->lock);
-		return ret;
+	/*
+	 * The driver is asked at most once per lifespan of its counters
+	 * (10 ms unless it says otherwise), as the RDMA core's sysfs does,
+	 * however often anyone reads this file.
+	 */
+	if (!port->hw_stats_valid ||
+	    time_is_before_jiffies(stats->timestamp +
+				   max(stats->lifespan, RTUNE_HW_STATS_LIFESPAN))) {
+		ret = dev->ibdev->ops.get_hw_stats(dev->ibdev, stats, port->num,
+						   stats->num_counters);
+		if (ret < 0) {
+			mutex_unlock(&stats->lock);
+			return ret;
+		}
+		stats->timestamp = jiffies;
+		port->hw_stats_valid = true;
 	}
 	for (i = 0; i < stats->num_counters; i++) {
 		int id;

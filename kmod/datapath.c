@@ -7,16 +7,18 @@
  * The hooks cannot ask the RDMA core about a QP (restrack's lock is a
  * plain spinlock, query_qp may sleep), so the entries they create
  * (qp_hash.c) are queued to the device's worker, which resolves them in
- * process context: restrack must know the QPN (else the entry is
- * dropped: that is how packets naming made-up QPs are forgotten), and an
- * RC/UC QP in RTR or later gives its peer's QPN and address. Only then is
- * the entry LIVE: the notification point answers its CE marks with CNPs,
- * the reaction point accepts CNPs for it, and its packets are paced. The
- * worker also re-checks every entry once a second, evicts those restrack
- * no longer knows, and checks the egress qdisc (pacing.c).
+ * process context (rtune_qp_check()). Only a LIVE entry's QP gets CC:
+ * the notification point answers its CE marks with CNPs, the reaction
+ * point accepts CNPs for it, and its packets are paced. Once a second the
+ * worker checks every entry of its device again (the QP may be gone, or
+ * reset and reconnected to another peer) and the egress qdisc
+ * (pacing.c); a hook that sees a live QP's packets from another source
+ * asks for a check sooner (rtune_qp_requeue()).
  *
  * Locking: rtune_dp_list is read under RCU by the hooks; rtune_dp_mutex
- * serialises device attach/detach and parameter commits.
+ * serialises device attach/detach and parameter commits. The worker is
+ * one work item per device, so its runs never overlap; it alone evicts
+ * that device's entries (qp_hash.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,8 +34,37 @@
 #include "qp_hash.h"
 
 #define RTUNE_WORK_PERIOD		HZ
-/* A QP not connected yet is retried for this long before it is dropped. */
-#define RTUNE_QP_NEW_TTL		(30 * HZ)
+/* From a kick to the worker's run: entries queued meanwhile join it. */
+#define RTUNE_LEARN_DELAY		(HZ / 50 ?: 1)
+#define RTUNE_NEW_QP_TTL_MAX		86400
+
+/*
+ * How long an entry of a QP that is not connected (before RTR, or reset)
+ * and has no qp_ctl setting is kept without a packet naming it. Writable,
+ * so that tests need not wait the default out.
+ */
+static unsigned int rtune_new_qp_ttl_s = 30;
+
+static int rtune_new_qp_ttl_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err = kstrtouint(val, 0, &v);
+
+	if (err)
+		return err;
+	if (!v || v > RTUNE_NEW_QP_TTL_MAX)
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static const struct kernel_param_ops rtune_new_qp_ttl_ops = {
+	.set = rtune_new_qp_ttl_set,
+	.get = param_get_uint,
+};
+module_param_cb(new_qp_ttl_s, &rtune_new_qp_ttl_ops, &rtune_new_qp_ttl_s, 0644);
+MODULE_PARM_DESC(new_qp_ttl_s,
+		 "Seconds an entry of a QP not connected and without qp_ctl settings is kept without packets (1-86400, default 30)");
 
 /* rtune_dp_list: RCU readers; changes and commits under rtune_dp_mutex. */
 static LIST_HEAD(rtune_dp_list);
@@ -88,45 +119,6 @@ static struct rtune_dp_params *rtune_dp_params_new(const struct rtune_param_set 
 	return p;
 }
 
-/*
- * Resolve @qp through the RDMA core; process context (the worker).
- * Returns false if restrack does not know the QPN: the caller evicts.
- */
-static bool rtune_qp_learn(struct rtune_dp *dp, struct rtune_qp *qp)
-{
-	struct ib_device *ibdev = dp->dev->ibdev;
-	struct rdma_restrack_entry *res;
-	struct ib_qp_init_attr init = {};
-	struct ib_qp_attr attr = {};
-	const struct ib_global_route *grh;
-	struct ib_qp *ibqp;
-	int err;
-
-	res = rdma_restrack_get_byid(ibdev, RDMA_RESTRACK_QP, qp->qpn);
-	if (IS_ERR(res))
-		return false;
-	ibqp = container_of(res, struct ib_qp, res);
-	if (READ_ONCE(qp->state) != RTUNE_QP_NEW)
-		goto out;
-	if (ibqp->qp_type != IB_QPT_RC && ibqp->qp_type != IB_QPT_UC) {
-		WRITE_ONCE(qp->state, RTUNE_QP_UNSUPPORTED);
-		goto out;
-	}
-	err = ib_query_qp(ibqp, &attr, IB_QP_STATE | IB_QP_AV | IB_QP_DEST_QPN,
-			  &init);
-	if (err || attr.qp_state < IB_QPS_RTR ||
-	    !(rdma_ah_get_ah_flags(&attr.ah_attr) & IB_AH_GRH))
-		goto out;		/* not connected yet: retried later */
-	grh = rdma_ah_read_grh(&attr.ah_attr);
-	memcpy(&qp->peer_addr, grh->dgid.raw, sizeof(qp->peer_addr));
-	qp->peer_v6 = !ipv6_addr_v4mapped(&qp->peer_addr);
-	qp->peer_qpn = attr.dest_qp_num;
-	rtune_qp_set_live(qp);
-out:
-	rdma_restrack_put(res);
-	return true;
-}
-
 /* Whether restrack knows QP @qpn of @dp's device; may sleep. */
 bool rtune_qp_known(struct rtune_dp *dp, u32 qpn)
 {
@@ -139,58 +131,241 @@ bool rtune_qp_known(struct rtune_dp *dp, u32 qpn)
 	return true;
 }
 
+/*
+ * Something was queued on dp->learn (the list was empty): have the worker
+ * run soon, but no sooner than RTUNE_LEARN_DELAY after this, so that a
+ * flood of new entries costs batches, not a worker run per entry. Any
+ * context; kicks come at most once per worker run (an empty list).
+ */
+void rtune_dp_kick(struct rtune_dp *dp)
+{
+	mod_delayed_work(system_wq, &dp->work, RTUNE_LEARN_DELAY);
+}
+
+/* Whether qp_ctl gave @qp a setting: then only its QP's end drops it. */
+static bool rtune_qp_pinned(struct rtune_qp *qp)
+{
+	bool pinned;
+
+	spin_lock_bh(&qp->lock);
+	pinned = !qp->cc_enable || qp->rate_cap_kbps;
+	spin_unlock_bh(&qp->lock);
+	return pinned;
+}
+
+/*
+ * Start @qp's DCQCN state afresh (a new connection), and with @tunables
+ * its qp_ctl settings too (another QP under the same number). A commit
+ * that re-fitted the entry before this read the old parameters here: read
+ * them again after, as rtune_qp_create() does.
+ */
+static void rtune_qp_restart(struct rtune_dp *dp, struct rtune_qp *qp,
+			     bool tunables)
+{
+	const struct rtune_dp_params *p, *cur;
+
+	rcu_read_lock();
+	p = rcu_dereference(dp->params);
+	spin_lock_bh(&qp->lock);
+	dcqcn_rp_init(&qp->rp, &p->dc, rtune_now_us());
+	dcqcn_np_init(&qp->np);
+	qp->next_tx_ns = 0;
+	if (tunables) {
+		qp->cc_enable = true;
+		qp->rate_cap_kbps = 0;
+	}
+	WRITE_ONCE(qp->idle_gen, 0);
+	spin_unlock_bh(&qp->lock);
+	cur = rcu_dereference(dp->params);
+	if (cur != p) {
+		spin_lock_bh(&qp->lock);
+		dcqcn_rp_reparam(&qp->rp, &cur->dc, rtune_now_us());
+		spin_unlock_bh(&qp->lock);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * @qp is LIVE no more (now @state): out of the peer hash, and once every
+ * hook that may have seen it LIVE is done (a grace period), its peer
+ * fields are the worker's to change. Process context, no RCU held.
+ */
+static void rtune_qp_withdraw(struct rtune_qp *qp, u8 state)
+{
+	bool was_live = READ_ONCE(qp->state) == RTUNE_QP_LIVE;
+
+	rtune_qp_unpublish(qp, state);
+	if (was_live)
+		synchronize_rcu();
+}
+
+enum rtune_verdict {
+	RTUNE_KEEP,
+	RTUNE_EVICT_UNCONFIRMED,	/* restrack never knew the QPN */
+	RTUNE_EVICT_GONE,		/* the QP was destroyed */
+	RTUNE_EVICT_IDLE,		/* never connected, no packet, no qp_ctl */
+	RTUNE_EVICT_FULL,		/* max_qps confirmed entries already */
+};
+
+/*
+ * Check @qp against the RDMA core; process context (the worker), which
+ * owns @qp. Restrack must know the QPN (else the entry goes: that is how
+ * packets naming made-up QPs are forgotten); the first time it does, the
+ * entry is confirmed. An RC/UC QP in RTR or later gives its peer's QPN and
+ * address, and the entry is LIVE with that peer; asked again on every
+ * check, so a QP reset and reconnected, or a QPN handed to a new QP, is
+ * followed (peer_changed). A QP not connected is kept while it sends
+ * packets, or has qp_ctl settings, or for new_qp_ttl_s.
+ */
+static enum rtune_verdict rtune_qp_check(struct rtune_dp *dp, struct rtune_qp *qp)
+{
+	struct ib_device *ibdev = dp->dev->ibdev;
+	enum rtune_verdict v = RTUNE_KEEP;
+	struct rdma_restrack_entry *res;
+	struct ib_qp_init_attr init = {};
+	struct ib_qp_attr attr = {};
+	const struct ib_global_route *grh;
+	struct in6_addr peer;
+	struct ib_qp *ibqp;
+	u8 state;
+	int err;
+
+	res = rdma_restrack_get_byid(ibdev, RDMA_RESTRACK_QP, qp->qpn);
+	if (IS_ERR(res))
+		return qp->confirmed ? RTUNE_EVICT_GONE : RTUNE_EVICT_UNCONFIRMED;
+	ibqp = container_of(res, struct ib_qp, res);
+	if (!qp->confirmed && !rtune_qp_confirm(qp)) {
+		v = RTUNE_EVICT_FULL;
+		goto out;
+	}
+	if (!qp->ibqp_id) {
+		/* First check (qp_ctl's entries are confirmed at birth). */
+		qp->ibqp_id = (unsigned long)ibqp;
+	} else if (qp->ibqp_id != (unsigned long)ibqp) {
+		/* The QPN was freed and handed out again: another QP. */
+		if (READ_ONCE(qp->state) == RTUNE_QP_LIVE)
+			atomic64_inc(&dp->cnt.peer_changed);
+		rtune_qp_withdraw(qp, RTUNE_QP_NEW);
+		rtune_qp_restart(dp, qp, true);
+		qp->ibqp_id = (unsigned long)ibqp;
+		WRITE_ONCE(qp->last_seen, jiffies);
+	}
+	state = READ_ONCE(qp->state);
+	if (ibqp->qp_type != IB_QPT_RC && ibqp->qp_type != IB_QPT_UC) {
+		if (state != RTUNE_QP_UNSUPPORTED)
+			rtune_qp_withdraw(qp, RTUNE_QP_UNSUPPORTED);
+		goto out;
+	}
+	err = ib_query_qp(ibqp, &attr, IB_QP_STATE | IB_QP_AV | IB_QP_DEST_QPN,
+			  &init);
+	if (!err && attr.qp_state >= IB_QPS_RTR &&
+	    (rdma_ah_get_ah_flags(&attr.ah_attr) & IB_AH_GRH)) {
+		grh = rdma_ah_read_grh(&attr.ah_attr);
+		memcpy(&peer, grh->dgid.raw, sizeof(peer));
+		if (state == RTUNE_QP_LIVE && qp->peer_qpn == attr.dest_qp_num &&
+		    ipv6_addr_equal(&qp->peer_addr, &peer))
+			goto out;		/* the same peer */
+		if (state == RTUNE_QP_LIVE) {
+			/* Reset and reconnected: a new peer, a new flow. */
+			rtune_qp_withdraw(qp, RTUNE_QP_NEW);
+			rtune_qp_restart(dp, qp, false);
+			atomic64_inc(&dp->cnt.peer_changed);
+		}
+		qp->peer_addr = peer;
+		qp->peer_v6 = !ipv6_addr_v4mapped(&peer);
+		qp->peer_qpn = attr.dest_qp_num;
+		rtune_qp_set_live(qp);
+	} else if (state == RTUNE_QP_LIVE) {
+		/* Reset (or its query failed): no peer until it reconnects. */
+		rtune_qp_withdraw(qp, RTUNE_QP_NEW);
+		rtune_qp_restart(dp, qp, false);
+		atomic64_inc(&dp->cnt.peer_changed);
+		WRITE_ONCE(qp->last_seen, jiffies);
+	} else if (state == RTUNE_QP_NEW &&
+		   time_after(jiffies, READ_ONCE(qp->last_seen) +
+			      READ_ONCE(rtune_new_qp_ttl_s) * HZ) &&
+		   !rtune_qp_pinned(qp)) {
+		v = RTUNE_EVICT_IDLE;
+	}
+out:
+	rdma_restrack_put(res);
+	/* Kept: hooks may queue it again. Evicted: it stays the worker's. */
+	if (v == RTUNE_KEEP)
+		clear_bit(0, &qp->learn_queued);
+	return v;
+}
+
+/* Carry out @v on @qp; a walk of dp->qps holds rcu_read_lock(). */
+static void rtune_qp_verdict(struct rtune_dp *dp, struct rtune_qp *qp,
+			     enum rtune_verdict v)
+{
+	switch (v) {
+	case RTUNE_KEEP:
+		break;
+	case RTUNE_EVICT_UNCONFIRMED:
+		rtune_qp_evict(qp, &dp->cnt.evicted_unconfirmed);
+		break;
+	case RTUNE_EVICT_GONE:
+		rtune_qp_evict(qp, &dp->cnt.evicted_gone);
+		break;
+	case RTUNE_EVICT_IDLE:
+		rtune_qp_evict(qp, &dp->cnt.evicted_idle);
+		break;
+	case RTUNE_EVICT_FULL:
+		rtune_qp_evict(qp, &dp->cnt.qp_table_full);
+		break;
+	}
+}
+
+/*
+ * The worker: the entries queued since its last run (new ones, and live
+ * ones a hook asked about again), oldest first, which is all it does when
+ * kicked; then, once a second, every entry of this device that is not
+ * queued (dp->qps, not the whole hash), and the egress qdisc.
+ */
 static void rtune_dp_work(struct work_struct *work)
 {
 	struct rtune_dp *dp = container_of(to_delayed_work(work), struct rtune_dp,
 					   work);
 	struct llist_node *batch;
 	struct rtune_qp *qp, *next;
-	unsigned int bkt;
 	char id[IFNAMSIZ];
 
-	/* New entries first. */
-	batch = llist_del_all(&dp->learn);
-	llist_for_each_entry_safe(qp, next, batch, learn_node) {
-		clear_bit(0, &qp->learn_queued);
-		if (!rtune_qp_learn(dp, qp))
-			rtune_qp_evict(qp);
-	}
+	batch = llist_reverse_order(llist_del_all(&dp->learn));
+	llist_for_each_entry_safe(qp, next, batch, learn_node)
+		rtune_qp_verdict(dp, qp, rtune_qp_check(dp, qp));
 
+	if (time_before(jiffies, dp->next_sweep))
+		goto out;
 	/*
-	 * Then every entry: drop the QPs restrack forgot, retry the ones
-	 * not connected yet. Only this worker evicts entries of @dp, so the
-	 * walk may sleep between entries' RCU sections.
+	 * Only this worker evicts entries of @dp, and only those it owns, so
+	 * the walk may sleep between entries' RCU sections: the entry it
+	 * stands on is owned (claimed here) and cannot be freed meanwhile.
 	 */
 	rcu_read_lock();
-	rtune_dp_for_each_qp_rcu(dp, bkt, qp) {
-		bool keep;
-		u8 state;
+	rtune_dp_for_each_qp_rcu(dp, qp) {
+		enum rtune_verdict v;
 
-		if (test_bit(0, &qp->learn_queued))
+		/* Queued ones are the next run's. */
+		if (test_and_set_bit(0, &qp->learn_queued))
 			continue;
-		state = READ_ONCE(qp->state);
 		/* The RDMA core calls below may sleep: hold no RCU. */
 		rcu_read_unlock();
-		if (state == RTUNE_QP_NEW)
-			keep = rtune_qp_learn(dp, qp) &&
-			       (READ_ONCE(qp->state) != RTUNE_QP_NEW ||
-				time_before(jiffies, READ_ONCE(qp->last_seen) +
-					    RTUNE_QP_NEW_TTL));
-		else
-			keep = rtune_qp_known(dp, qp->qpn);
+		v = rtune_qp_check(dp, qp);
 		rcu_read_lock();
 		/*
-		 * @qp stays valid across the gap: it is ours to free, and
-		 * it is freed only after a grace period that starts after
-		 * this walk goes on to the next node.
+		 * Evict only now, inside this read section: the grace period
+		 * that frees @qp then also waits for the step to its next.
 		 */
-		if (!keep)
-			rtune_qp_evict(qp);
+		rtune_qp_verdict(dp, qp, v);
 	}
 	rcu_read_unlock();
-
 	rtune_pacing_check(dp, id, sizeof(id), true);
-	schedule_delayed_work(&dp->work, RTUNE_WORK_PERIOD);
+	dp->next_sweep = jiffies + RTUNE_WORK_PERIOD;
+out:
+	/* A kick since the batch was taken has queued the work already. */
+	queue_delayed_work(system_wq, &dp->work,
+			   max_t(long, (long)(dp->next_sweep - jiffies), 0));
 }
 
 int rtune_dp_attach(struct rtune_dev *dev)
@@ -225,6 +400,8 @@ int rtune_dp_attach(struct rtune_dev *dev)
 	dp->dev = dev;
 	dp->port = port;
 	RCU_INIT_POINTER(dp->params, params);
+	INIT_LIST_HEAD(&dp->qps);
+	atomic_set(&dp->nunconfirmed, 0);
 	init_llist_head(&dp->learn);
 	INIT_DELAYED_WORK(&dp->work, rtune_dp_work);
 	rtune_pacing_check(dp, id, sizeof(id), true);
@@ -233,7 +410,8 @@ int rtune_dp_attach(struct rtune_dev *dev)
 	list_add_tail_rcu(&dp->list, &rtune_dp_list);
 	dev->dp = dp;
 	mutex_unlock(&rtune_dp_mutex);
-	schedule_delayed_work(&dp->work, RTUNE_WORK_PERIOD);
+	dp->next_sweep = jiffies + RTUNE_WORK_PERIOD;
+	queue_delayed_work(system_wq, &dp->work, RTUNE_WORK_PERIOD);
 	return 0;
 
 err_params:
@@ -262,6 +440,8 @@ void rtune_dp_detach(struct rtune_dev *dev)
 	cancel_delayed_work_sync(&dp->work);
 
 	rtune_qp_remove_all(dp);
+	/* The entries' RCU callbacks use @dp: wait for all of them. */
+	rcu_barrier();
 	/* No reader of dp->params is left (synchronize_net above). */
 	rtune_obj_free(RTUNE_OBJ_DP_PARAMS, rcu_dereference_protected(dp->params, true));
 	rtune_obj_free(RTUNE_OBJ_DP, dp);
@@ -296,7 +476,6 @@ void rtune_dp_publish(struct rtune_dev *dev, struct rtune_port *port,
 	struct rtune_dp_params *prev;
 	struct rtune_dp *dp;
 	struct rtune_qp *qp;
-	unsigned int bkt;
 	u64 now;
 
 	lockdep_assert_held(&port->lock);
@@ -316,7 +495,7 @@ void rtune_dp_publish(struct rtune_dev *dev, struct rtune_port *port,
 	smp_mb();
 	now = rtune_now_us();
 	rcu_read_lock();
-	rtune_dp_for_each_qp_rcu(dp, bkt, qp) {
+	rtune_dp_for_each_qp_rcu(dp, qp) {
 		spin_lock_bh(&qp->lock);
 		dcqcn_rp_advance(&qp->rp, &prev->dc, now);
 		dcqcn_rp_reparam(&qp->rp, &next->dc, now);
@@ -330,21 +509,38 @@ void rtune_dp_publish(struct rtune_dev *dev, struct rtune_port *port,
 ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page)
 {
 	const struct rtune_dp_counters *c = &dp->cnt;
-	u32 nqps = READ_ONCE(dp->nqps);
+	const struct {
+		const char *name;
+		const atomic64_t *v;
+	} cnt[] = {
+		{ "cnp_rejected_unknown_qp", &c->cnp_rejected_unknown_qp },
+		{ "cnp_rejected_bad_icrc", &c->cnp_rejected_bad_icrc },
+		{ "cnp_send_failed", &c->cnp_send_failed },
+		{ "qp_table_full", &c->qp_table_full },
+		{ "qp_evicted", &c->qp_evicted },
+		{ "unpaced_pkts", &c->unpaced_pkts },
+		{ "ect_marked_pkts", &c->ect_marked_pkts },
+		{ "tx_not_rxe_pkts", &c->tx_not_rxe_pkts },
+		{ "ce_rejected_not_peer", &c->ce_rejected_not_peer },
+		{ "ce_rejected_not_live", &c->ce_rejected_not_live },
+		{ "ce_rejected_not_unicast", &c->ce_rejected_not_unicast },
+		{ "pacing_clamped_pkts", &c->pacing_clamped_pkts },
+		{ "learn_refused_full", &c->learn_refused_full },
+		{ "learn_refused_nomem", &c->learn_refused_nomem },
+		{ "evicted_unconfirmed", &c->evicted_unconfirmed },
+		{ "evicted_gone", &c->evicted_gone },
+		{ "evicted_idle", &c->evicted_idle },
+		{ "peer_changed", &c->peer_changed },
+	};
+	ssize_t n;
+	size_t i;
 
-	return sysfs_emit(page,
-			  "qps %u\nqps_max %u\ncnp_rejected_unknown_qp %lld\ncnp_rejected_bad_icrc %lld\ncnp_send_failed %lld\nqp_table_full %lld\nqp_evicted %lld\nunpaced_pkts %lld\nect_marked_pkts %lld\ntx_not_rxe_pkts %lld\nce_rejected_not_peer %lld\nce_rejected_not_live %lld\nce_rejected_not_unicast %lld\npacing_clamped_pkts %lld\n",
-			  nqps, rtune_max_qps,
-			  atomic64_read(&c->cnp_rejected_unknown_qp),
-			  atomic64_read(&c->cnp_rejected_bad_icrc),
-			  atomic64_read(&c->cnp_send_failed),
-			  atomic64_read(&c->qp_table_full),
-			  atomic64_read(&c->qp_evicted),
-			  atomic64_read(&c->unpaced_pkts),
-			  atomic64_read(&c->ect_marked_pkts),
-			  atomic64_read(&c->tx_not_rxe_pkts),
-			  atomic64_read(&c->ce_rejected_not_peer),
-			  atomic64_read(&c->ce_rejected_not_live),
-			  atomic64_read(&c->ce_rejected_not_unicast),
-			  atomic64_read(&c->pacing_clamped_pkts));
+	n = sysfs_emit(page, "qps %u\nqps_max %u\nqps_unconfirmed %d\nqps_unconfirmed_max %u\n",
+		       READ_ONCE(dp->nqps), READ_ONCE(rtune_max_qps),
+		       atomic_read(&dp->nunconfirmed),
+		       READ_ONCE(rtune_max_unconfirmed_qps));
+	for (i = 0; i < ARRAY_SIZE(cnt); i++)
+		n += sysfs_emit_at(page, n, "%s %lld\n", cnt[i].name,
+				   atomic64_read(cnt[i].v));
+	return n;
 }

@@ -67,18 +67,36 @@ struct rtune_qp_counters {
 struct rtune_qp {
 	struct hlist_node node;		/* rtune_qp_hash, by (dp, qpn) */
 	struct hlist_node peer_node;	/* rtune_qp_peer_hash, once LIVE */
+	struct list_head dp_node;	/* dp->qps, RCU */
 	struct llist_node learn_node;	/* dp->learn, while queued */
 	struct rcu_head rcu;
 	struct rtune_dp *dp;
 	u32 qpn;
-	/* Written by the worker before the QP is published as LIVE. */
+	/*
+	 * The peer: written by the worker only while the entry is not LIVE
+	 * (and no hook can still be reading an earlier peer: see
+	 * rtune_qp_withdraw()), before it is published LIVE.
+	 */
 	u32 peer_qpn;
 	bool peer_v6;
 	bool peer_hashed;		/* in rtune_qp_peer_hash */
+	/*
+	 * The RDMA core knows the QPN (restrack): set once by the worker or
+	 * at creation by qp_ctl, under rtune_qp_lock. Until then the entry
+	 * holds one of dp->nunconfirmed's slots, until it is freed.
+	 */
+	bool confirmed;
 	struct in6_addr peer_addr;	/* IPv4 as v4-mapped */
 	u8 state;			/* enum rtune_qp_state, READ/WRITE_ONCE */
-	unsigned long learn_queued;	/* bit 0: on dp->learn */
+	/*
+	 * Bit 0: the worker owns the entry: on dp->learn, being checked, or
+	 * evicted. Whoever sets it queues the entry; only the worker clears
+	 * it, after a check that kept the entry.
+	 */
+	unsigned long learn_queued;
 	unsigned long last_seen;	/* jiffies of the last packet */
+	/* The ib_qp restrack gave for qpn: compared, never dereferenced. */
+	unsigned long ibqp_id;		/* worker only */
 	/*
 	 * The transmit hook's fast path, read without @lock: idle_gen is
 	 * the gen of the parameters under which the QP was last found to
@@ -111,8 +129,15 @@ struct rtune_dp_counters {
 	atomic64_t cnp_rejected_unknown_qp;
 	atomic64_t cnp_rejected_bad_icrc;
 	atomic64_t cnp_send_failed;
-	atomic64_t qp_table_full;
-	atomic64_t qp_evicted;
+	atomic64_t qp_table_full;	/* confirmed QPs beyond max_qps */
+	atomic64_t qp_evicted;		/* every eviction, for any reason */
+	/* The QP table's refusals and evictions, by reason. */
+	atomic64_t learn_refused_full;	/* max_unconfirmed_qps reached */
+	atomic64_t learn_refused_nomem;	/* no memory for a new entry */
+	atomic64_t evicted_unconfirmed;	/* restrack never knew the QPN */
+	atomic64_t evicted_gone;	/* the QP was destroyed */
+	atomic64_t evicted_idle;	/* not connected within new_qp_ttl_s */
+	atomic64_t peer_changed;	/* live QP reset, reconnected or replaced */
 	atomic64_t unpaced_pkts;	/* needed pacing, qdisc cannot */
 	atomic64_t ect_marked_pkts;
 	/* Rejections: RoCEv2 packets the datapath refused to act on. */
@@ -131,10 +156,23 @@ struct rtune_dp {
 	struct rtune_dp_params __rcu *params;
 	bool pacing_active;		/* READ/WRITE_ONCE */
 	bool pacing_reported;		/* worker only */
-	u32 nqps;			/* entries of this dp; rtune_qp_lock */
+	/*
+	 * The entries of this dp: RCU readers; membership and the counts
+	 * change under rtune_qp_lock (qp_hash.c).
+	 */
+	struct list_head qps;
+	u32 nqps;			/* entries in the hashes */
+	u32 nconfirmed;			/* of which confirmed; <= max_qps */
+	/*
+	 * Unconfirmed entries, hashed or waiting for their grace period
+	 * (<= max_unconfirmed_qps): taken before allocating, given back
+	 * when the entry is confirmed or freed. Atomic, no lock.
+	 */
+	atomic_t nunconfirmed;
 	u32 watch_qpn;			/* qp_watch; WRITE/READ_ONCE */
 	struct llist_head learn;	/* rtune_qps to resolve in the worker */
-	struct delayed_work work;	/* learn, evict, check the qdisc */
+	struct delayed_work work;	/* learn, sweep, check the qdisc */
+	unsigned long next_sweep;	/* jiffies; worker only */
 	struct rtune_dp_counters cnt;
 };
 
@@ -153,6 +191,7 @@ void rtune_dp_publish(struct rtune_dev *dev, struct rtune_port *port,
 		      struct rtune_dp_params *next);
 struct rtune_dp *rtune_dp_by_ifindex(int ifindex);
 bool rtune_qp_known(struct rtune_dp *dp, u32 qpn);
+void rtune_dp_kick(struct rtune_dp *dp);
 ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page);
 
 /* qp_stats.c */

@@ -128,6 +128,8 @@ static void rtune_rp_cnp(struct rtune_dp *dp, struct sk_buff *skb,
 		spin_lock_bh(&qp->lock);
 		qp->cnt.cnp_rejected++;
 		spin_unlock_bh(&qp->lock);
+		/* Its QP may have a new peer: have the worker ask again. */
+		rtune_qp_requeue(qp);
 		return;
 	}
 	p = rcu_dereference(dp->params);
@@ -193,6 +195,7 @@ static void rtune_np_rx(struct rtune_dp *dp, const struct sk_buff *skb,
 	if (!rtune_addr_from_peer(rx->v6, rx->saddr.s6_addr, qp->peer_v6,
 				  qp->peer_addr.s6_addr)) {
 		atomic64_inc(&dp->cnt.ce_rejected_not_peer);
+		rtune_qp_requeue(qp);
 		return;
 	}
 	p = rcu_dereference(dp->params);

@@ -31,12 +31,11 @@ ssize_t rtune_qp_ctl_show(struct rtune_dp *dp, char *page)
 	const size_t room = PAGE_SIZE - RTUNE_QP_CTL_MORE_MAX;
 	char line[RTUNE_QP_CTL_LINE_MAX];
 	struct rtune_qp *qp;
-	unsigned int bkt;
 	u32 more = 0;
 	size_t n = 0;
 
 	rcu_read_lock();
-	rtune_dp_for_each_qp_rcu(dp, bkt, qp) {
+	rtune_dp_for_each_qp_rcu(dp, qp) {
 		size_t l;
 		bool en;
 		u32 cap;
@@ -64,7 +63,9 @@ ssize_t rtune_qp_ctl_show(struct rtune_dp *dp, char *page)
 
 /*
  * "QPN cc_enable=0|1" or "QPN rate_cap_kbps=N" (0 = no cap). The QP must
- * exist (restrack); it is tracked from now on if it was not.
+ * exist (restrack); it is tracked from now on if it was not, and while it
+ * has a setting other than the defaults its entry stays until the QP is
+ * destroyed, connected or not, with packets or not.
  */
 int rtune_qp_ctl_store(struct rtune_dp *dp, const char *buf, size_t len)
 {
@@ -97,7 +98,8 @@ int rtune_qp_ctl_store(struct rtune_dp *dp, const char *buf, size_t len)
 	qp = rtune_qp_lookup(dp, qpn);
 	if (!qp) {
 		local_bh_disable();
-		qp = rtune_qp_create(dp, qpn, GFP_ATOMIC);
+		/* Restrack knows it: a confirmed entry, never a flood's. */
+		qp = rtune_qp_create(dp, qpn, GFP_ATOMIC, true);
 		local_bh_enable();
 	}
 	err = qp ? 0 : -ENOSPC;

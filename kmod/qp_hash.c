@@ -1,17 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The table of tracked QPs: the two hashes (by QPN, and by peer QPN once
- * LIVE), their bound (the max_qps module parameter), and every change to
- * their membership: creation by the hooks or qp_ctl, publication as LIVE
- * and eviction by the worker, removal of a whole device's entries.
+ * LIVE) and each device's list of its entries, their bounds, and every
+ * change to their membership: creation by the hooks or qp_ctl,
+ * confirmation, publication as LIVE and withdrawal by the worker,
+ * eviction, removal of a whole device's entries.
  *
  * Entries are created by the receive hook the first time a RoCEv2 packet
  * names a local QP, and queued for the device's worker (datapath.c) to
- * learn; the worker decides when one is LIVE or is to be evicted.
+ * learn; the worker decides when one is confirmed, LIVE, or evicted.
  *
- * Locking: readers walk the hashes under RCU; rtune_qp_lock (BH-safe)
- * serialises insertion and removal and the counts; entries are freed
- * after a grace period.
+ * Bounds, per device, so that one device's traffic cannot starve
+ * another's: an entry the hook creates is unconfirmed (seen on the wire
+ * only; anyone can name any QPN) and takes one of max_unconfirmed_qps
+ * slots, which it holds until the worker confirms it against restrack or
+ * it is freed after its grace period: evicted entries still count, so a
+ * flood costs at most that many entries, live or waiting to be freed,
+ * and a refusal costs no allocation. Confirmed entries (real QPs of this
+ * device) are bounded by max_qps on their own: unconfirmed ones can never
+ * take their room, and are what a flood fills and the worker drops first.
+ *
+ * Locking: readers walk the hashes and the lists under RCU; rtune_qp_lock
+ * (BH-safe) serialises insertion and removal and the counts it names;
+ * entries are freed after a grace period.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,13 +36,21 @@
 
 unsigned int rtune_max_qps = 16384;
 module_param_named(max_qps, rtune_max_qps, uint, 0444);
-MODULE_PARM_DESC(max_qps, "Most QPs the DCQCN datapath tracks (default 16384)");
+MODULE_PARM_DESC(max_qps, "Most confirmed QPs the DCQCN datapath tracks per device (default 16384)");
 
-DEFINE_HASHTABLE(rtune_qp_hash, RTUNE_QP_HASH_BITS);
+unsigned int rtune_max_unconfirmed_qps = 1024;
+module_param_named(max_unconfirmed_qps, rtune_max_unconfirmed_qps, uint, 0444);
+MODULE_PARM_DESC(max_unconfirmed_qps,
+		 "Most entries per device for QPNs seen on the wire and not yet confirmed, including evicted ones not yet freed (default 1024)");
+
+/* By (dp, qpn): read under RCU, changed under rtune_qp_lock. */
+static DEFINE_HASHTABLE(rtune_qp_hash, RTUNE_QP_HASH_BITS);
 static DEFINE_HASHTABLE(rtune_qp_peer_hash, RTUNE_QP_HASH_BITS);
-/* Protects both hashes' membership, rtune_nqps and every dp->nqps. */
+/*
+ * Protects both hashes' membership, every dp->qps list, and each dp's
+ * nqps and nconfirmed and each entry's confirmed and peer_hashed.
+ */
 static DEFINE_SPINLOCK(rtune_qp_lock);
-static unsigned int rtune_nqps;
 
 static u32 rtune_qp_key(const struct rtune_dp *dp, u32 qpn)
 {
@@ -62,9 +81,42 @@ struct rtune_qp *rtune_qp_lookup_peer(struct rtune_dp *dp, u32 peer_qpn,
 	return NULL;
 }
 
+/* Take one of @dp's unconfirmed slots if one is free; any context. */
+static bool rtune_qp_take_unconfirmed(struct rtune_dp *dp)
+{
+	int n = atomic_read(&dp->nunconfirmed);
+
+	do {
+		if ((unsigned int)n >= READ_ONCE(rtune_max_unconfirmed_qps))
+			return false;
+	} while (!atomic_try_cmpxchg(&dp->nunconfirmed, &n, n + 1));
+	return true;
+}
+
+/*
+ * The device outlives this: rtune_dp_detach() waits for every callback
+ * (rcu_barrier()) before it frees the rtune_dp.
+ */
 static void rtune_qp_free_rcu(struct rcu_head *head)
 {
-	rtune_obj_free(RTUNE_OBJ_QP, container_of(head, struct rtune_qp, rcu));
+	struct rtune_qp *qp = container_of(head, struct rtune_qp, rcu);
+
+	/* Only now does an unconfirmed entry give its slot back. */
+	if (!qp->confirmed)
+		atomic_dec(&qp->dp->nunconfirmed);
+	rtune_obj_free(RTUNE_OBJ_QP, qp);
+}
+
+/* Whether @dp may have one more entry of this kind; rtune_qp_lock held. */
+static bool rtune_qp_room(const struct rtune_dp *dp, bool confirmed)
+{
+	return !confirmed || dp->nconfirmed < READ_ONCE(rtune_max_qps);
+}
+
+static void rtune_qp_refused(struct rtune_dp *dp, bool confirmed)
+{
+	atomic64_inc(confirmed ? &dp->cnt.qp_table_full :
+				 &dp->cnt.learn_refused_full);
 }
 
 /*
@@ -78,43 +130,56 @@ static void rtune_qp_free_rcu(struct rcu_head *head)
  * (insertion / new pointer) and the read (parameters / walk), at least one
  * of the two sees the other; re-fitting twice is harmless.
  */
-struct rtune_qp *rtune_qp_create(struct rtune_dp *dp, u32 qpn, gfp_t gfp)
+struct rtune_qp *rtune_qp_create(struct rtune_dp *dp, u32 qpn, gfp_t gfp,
+				 bool confirmed)
 {
 	const struct rtune_dp_params *p = rcu_dereference(dp->params);
 	const struct rtune_dp_params *cur;
 	struct rtune_qp *qp, *old;
 	bool kick;
 
-	if (READ_ONCE(rtune_nqps) >= rtune_max_qps) {
-		atomic64_inc(&dp->cnt.qp_table_full);
+	/* Refuse before allocating: the common answer to a flood. */
+	if (confirmed ? READ_ONCE(dp->nconfirmed) >= READ_ONCE(rtune_max_qps) :
+			!rtune_qp_take_unconfirmed(dp)) {
+		rtune_qp_refused(dp, confirmed);
 		return NULL;
 	}
 	qp = rtune_obj_alloc(RTUNE_OBJ_QP, sizeof(*qp), gfp);
-	if (!qp)
+	if (!qp) {
+		if (!confirmed) {
+			atomic_dec(&dp->nunconfirmed);
+			atomic64_inc(&dp->cnt.learn_refused_nomem);
+		}
 		return NULL;
+	}
 	qp->dp = dp;
 	qp->qpn = qpn;
 	qp->state = RTUNE_QP_NEW;
+	qp->confirmed = confirmed;
 	qp->last_seen = jiffies;
 	qp->cc_enable = true;
 	spin_lock_init(&qp->lock);
 	dcqcn_rp_init(&qp->rp, &p->dc, rtune_now_us());
 	dcqcn_np_init(&qp->np);
-	/* Queued for learning from birth: the evictor leaves it alone. */
+	/* Queued for learning from birth: the worker owns it. */
 	set_bit(0, &qp->learn_queued);
 
 	spin_lock_bh(&rtune_qp_lock);
 	old = rtune_qp_lookup(dp, qpn);
-	if (old || rtune_nqps >= rtune_max_qps) {
+	if (old || !rtune_qp_room(dp, confirmed)) {
 		spin_unlock_bh(&rtune_qp_lock);
 		if (!old)
-			atomic64_inc(&dp->cnt.qp_table_full);
+			rtune_qp_refused(dp, confirmed);
+		if (!confirmed)
+			atomic_dec(&dp->nunconfirmed);
 		rtune_obj_free(RTUNE_OBJ_QP, qp);
 		return old;
 	}
 	hash_add_rcu(rtune_qp_hash, &qp->node, rtune_qp_key(dp, qpn));
-	rtune_nqps++;
+	list_add_tail_rcu(&qp->dp_node, &dp->qps);
 	dp->nqps++;
+	if (confirmed)
+		dp->nconfirmed++;
 	kick = llist_add(&qp->learn_node, &dp->learn);
 	spin_unlock_bh(&rtune_qp_lock);
 	/* Pairs with the smp_mb() in rtune_dp_publish(). */
@@ -127,7 +192,7 @@ struct rtune_qp *rtune_qp_create(struct rtune_dp *dp, u32 qpn, gfp_t gfp)
 		spin_unlock_bh(&qp->lock);
 	}
 	if (kick)
-		mod_delayed_work(system_wq, &dp->work, 0);
+		rtune_dp_kick(dp);
 	return qp;
 }
 
@@ -142,13 +207,38 @@ struct rtune_qp *rtune_qp_get_or_create(struct rtune_dp *dp, u32 qpn)
 			WRITE_ONCE(qp->last_seen, jiffies);
 		return qp;
 	}
-	return rtune_qp_create(dp, qpn, GFP_ATOMIC);
+	return rtune_qp_create(dp, qpn, GFP_ATOMIC, false);
 }
 
 /*
- * @qp's peer_addr, peer_v6 and peer_qpn are set (by the worker, the only
- * writer): hash it by peer and publish it LIVE.
+ * An entry the worker does not own yet is still hashed (eviction needs
+ * ownership), so the llist node is free for this.
  */
+void rtune_qp_requeue(struct rtune_qp *qp)
+{
+	if (test_and_set_bit(0, &qp->learn_queued))
+		return;
+	if (llist_add(&qp->learn_node, &qp->dp->learn))
+		rtune_dp_kick(qp->dp);
+}
+
+bool rtune_qp_confirm(struct rtune_qp *qp)
+{
+	struct rtune_dp *dp = qp->dp;
+	bool ok;
+
+	spin_lock_bh(&rtune_qp_lock);
+	ok = rtune_qp_room(dp, true);
+	if (ok) {
+		dp->nconfirmed++;
+		qp->confirmed = true;
+	}
+	spin_unlock_bh(&rtune_qp_lock);
+	if (ok)
+		atomic_dec(&dp->nunconfirmed);
+	return ok;
+}
+
 void rtune_qp_set_live(struct rtune_qp *qp)
 {
 	spin_lock_bh(&rtune_qp_lock);
@@ -160,41 +250,55 @@ void rtune_qp_set_live(struct rtune_qp *qp)
 	spin_unlock_bh(&rtune_qp_lock);
 }
 
+void rtune_qp_unpublish(struct rtune_qp *qp, u8 state)
+{
+	spin_lock_bh(&rtune_qp_lock);
+	if (qp->peer_hashed)
+		hash_del_rcu(&qp->peer_node);
+	qp->peer_hashed = false;
+	WRITE_ONCE(qp->state, state);
+	spin_unlock_bh(&rtune_qp_lock);
+}
+
 /* Caller holds rtune_qp_lock. */
 static void rtune_qp_unhash(struct rtune_qp *qp)
 {
 	hash_del_rcu(&qp->node);
+	list_del_rcu(&qp->dp_node);
 	if (qp->peer_hashed)
 		hash_del_rcu(&qp->peer_node);
 	qp->peer_hashed = false;
-	rtune_nqps--;
 	qp->dp->nqps--;
+	if (qp->confirmed)
+		qp->dp->nconfirmed--;
 }
 
 /*
- * Only the worker of @qp's device evicts, so a walk of the hash under RCU
- * may evict the entry it stands on: it is freed after a grace period.
+ * Only the worker of @qp's device evicts, and only entries it owns
+ * (learn_queued set, never cleared again), so no hook can queue an entry
+ * that is about to be freed. A walk under RCU may evict the entry it
+ * stands on: it is freed after a grace period.
  */
-void rtune_qp_evict(struct rtune_qp *qp)
+void rtune_qp_evict(struct rtune_qp *qp, atomic64_t *why)
 {
 	spin_lock_bh(&rtune_qp_lock);
 	rtune_qp_unhash(qp);
 	spin_unlock_bh(&rtune_qp_lock);
 	atomic64_inc(&qp->dp->cnt.qp_evicted);
+	atomic64_inc(why);
 	call_rcu(&qp->rcu, rtune_qp_free_rcu);
 }
 
-/* No hook can reach @dp any more and its worker is stopped. */
+/*
+ * No hook can reach @dp any more and its worker is stopped; the caller
+ * waits for the callbacks (rcu_barrier()) before freeing @dp.
+ */
 void rtune_qp_remove_all(struct rtune_dp *dp)
 {
-	struct hlist_node *tmp;
-	struct rtune_qp *qp;
-	unsigned int bkt;
+	struct rtune_qp *qp, *tmp;
 
 	spin_lock_bh(&rtune_qp_lock);
-	hash_for_each_safe(rtune_qp_hash, bkt, tmp, qp, node) {
-		if (qp->dp != dp)
-			continue;
+	list_for_each_entry_safe(qp, tmp, &dp->qps, dp_node) {
 		rtune_qp_unhash(qp);
 		call_rcu(&qp->rcu, rtune_qp_free_rcu);
 	}

@@ -187,7 +187,6 @@ static ssize_t rtune_qp_stats_format(struct rtune_dp *dp, char *buf, size_t len)
 {
 	char line[RTUNE_QP_LINE_MAX];
 	struct rtune_qp *qp;
-	unsigned int bkt;
 	size_t n;
 
 	if (!buf)
@@ -197,7 +196,7 @@ static ssize_t rtune_qp_stats_format(struct rtune_dp *dp, char *buf, size_t len)
 	if ((ssize_t)n < 0)
 		return 0;
 	rcu_read_lock();
-	rtune_dp_for_each_qp_rcu(dp, bkt, qp) {
+	rtune_dp_for_each_qp_rcu(dp, qp) {
 		ssize_t l;
 
 		l = rtune_qp_format(qp, line, sizeof(line), true);

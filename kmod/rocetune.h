@@ -39,8 +39,12 @@ struct rtune_port {
 	struct rtune_param_set __rcu *active;
 	char last_error[RTUNE_ERR_MAX];
 	u64 generation;
-	/* The driver's port counters, or NULL; stats->lock serialises reads. */
+	/*
+	 * The driver's port counters, or NULL; stats->lock serialises reads
+	 * and protects hw_stats_valid (values read at stats->timestamp).
+	 */
 	struct rdma_hw_stats *hw_stats;
+	bool hw_stats_valid;
 };
 
 struct rtune_dev {

@@ -10,9 +10,15 @@
       COUNT (default 20) CE-marked RoCEv2 packets (SEND Only naming DQPN,
       correct ICRC) from SRC to DST over a raw IPv4 socket (root); DST may
       be the link's broadcast address.
+  forge_roce.py flood SRC DST COUNT [SEED]
+      COUNT RoCEv2 packets (SEND Only, not ECN-marked, correct ICRC) from
+      SRC to DST over a raw IPv4 socket (root), each naming a different
+      QPN drawn at random (SEED, default 1) from 0x100000-0xffffff, above
+      every QPN rxe hands out: a flood of made-up QPs.
 
 Only lab addresses (198.18.0.0/15) are accepted."""
 import ipaddress
+import random
 import socket
 import struct
 import sys
@@ -36,12 +42,12 @@ def bth(dqpn, psn):
 
 
 
-def ce_packet(src, dst, dqpn, ident):
+def ce_packet(src, dst, dqpn, ident, tos=0x03):
     payload = bth(dqpn, ident) + bytes(16)
     l4len = 8 + len(payload) + 4
     udp = struct.pack('>HHHH', 0xc321, 4791, l4len, 0)
     # TOS 0x03: DSCP 0, ECN CE.
-    ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0x03, 20 + l4len, ident, 0x4000, 64, 17, 0,
+    ip = struct.pack('>BBHHHBBH4s4s', 0x45, tos, 20 + l4len, ident, 0x4000, 64, 17, 0,
                      src.packed, dst.packed)
     pkt = ip + udp + payload
     return pkt + icrc(pkt)
@@ -68,6 +74,14 @@ def main():
         for i in range(count):
             # A non-zero ID: the kernel would pick one for 0, after the ICRC.
             s.sendto(ce_packet(src, dst, dqpn, 0x2000 + i), (str(dst), 0))
+    elif mode == 'flood' and len(sys.argv) >= 5:
+        src, dst = lab_addr(sys.argv[2]), lab_addr(sys.argv[3])
+        count = int(sys.argv[4])
+        rng = random.Random(int(sys.argv[5]) if len(sys.argv) > 5 else 1)
+        s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
+        for i, dqpn in enumerate(rng.sample(range(0x100000, 0x1000000), count)):
+            s.sendto(ce_packet(src, dst, dqpn, 1 + i % 0xfffe, tos=0), (str(dst), 0))
     else:
         sys.exit(__doc__)
 

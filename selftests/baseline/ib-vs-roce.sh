@@ -64,20 +64,22 @@ fi
 TOOL=$here/rtune_baseline.py
 PORT=${BASELINE_PORT:-18600}
 
-if lab_hosts 2; then
+# A node pair is named explicitly (even inside lab guests, which is how
+# the node mode itself can be tried there); otherwise the lab's guests.
+if [[ ${BASELINE_ROLE:-} == server || -n ${BASELINE_PEER:-} ]]; then
+	MODE=node
+	ROLE=${BASELINE_ROLE:-client}
+	SET=${BASELINE_SET:-full}
+	ITERS=${BASELINE_ITERS:-10000}
+	BW_SECS=${BASELINE_BW_SECS:-5}
+	OUT=${BASELINE_OUT:-}	# default: a new directory, made once the device is known
+elif lab_hosts 2; then
 	MODE=lab
 	ROLE=$( ((LAB_HOST == 1)) && echo server || echo client)
 	SET=${BASELINE_SET:-reduced}
 	ITERS=${BASELINE_ITERS:-300}
 	BW_SECS=${BASELINE_BW_SECS:-2}
 	OUT=$LAB_HOST_DIR
-elif [[ ${BASELINE_ROLE:-} == server || -n ${BASELINE_PEER:-} ]]; then
-	MODE=node
-	ROLE=${BASELINE_ROLE:-client}
-	SET=${BASELINE_SET:-full}
-	ITERS=${BASELINE_ITERS:-10000}
-	BW_SECS=${BASELINE_BW_SECS:-5}
-	OUT=${BASELINE_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/rocetune-baseline.XXXXXX")}
 else
 	tap_skip_all "needs a RoCE peer: BASELINE_PEER=ADDR BASELINE_DEV=IBDEV here and" \
 		"BASELINE_ROLE=server on the peer (or the QEMU lab's two guests)"
@@ -94,8 +96,6 @@ done
 case $SET in reduced|full) ;; *) tap_bail "BASELINE_SET must be reduced or full, not '$SET'";; esac
 [[ $REPEAT =~ ^[1-9][0-9]?$ && $ITERS =~ ^[1-9][0-9]*$ && $BW_SECS =~ ^[1-9][0-9]*$ ]] ||
 	tap_bail "BASELINE_REPEAT, BASELINE_ITERS, BASELINE_BW_SECS must be positive integers"
-mkdir -p "$OUT" || tap_bail "cannot create $OUT"
-tap_diag "$MODE mode, $ROLE, set $SET: $ITERS latency iterations, $REPEAT repeats, bandwidth ${BW_SECS}s; logs in $OUT"
 
 # ---------------------------------------------------------------- devices
 
@@ -154,7 +154,10 @@ else
 		GID=
 	fi
 	tap_pass "$DEV$([[ -n $GID ]] && echo ", GID $GID")"
+	[[ -n $OUT ]] || OUT=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-baseline.XXXXXX") || tap_bail "mktemp"
 fi
+mkdir -p "$OUT" || tap_bail "cannot create $OUT"
+tap_diag "$MODE mode, $ROLE, set $SET: $ITERS latency iterations, $REPEAT repeats, bandwidth ${BW_SECS}s; logs in $OUT"
 
 # ------------------------------------------------------------- measuring
 
@@ -185,12 +188,13 @@ perf() {
 	return $rc
 }
 
-# measure TAG DEV GIDARGS: the set on one path; on the client, the value
-# lines go to OUT/TAG.meas. Returns non-zero if a run failed.
+# measure TAG DEV GID [PORT]: the set on one path (a RoCE GID index, or
+# none for InfiniBand; the device's port, default 1); on the client, the
+# value lines go to OUT/TAG.meas. Returns non-zero if a run failed.
 measure() {
 	local tag=$1 dev=$2 gid=$3 op s i logs bad=0
-	local -a ops=(write) lat_sizes=(8 256 4096) bw_sizes=(4096 65536) g=()
-	[[ -n $gid ]] && g=(-x "$gid")
+	local -a ops=(write) lat_sizes=(8 256 4096) bw_sizes=(4096 65536) g=(-i "${4:-1}")
+	[[ -n $gid ]] && g+=(-x "$gid")
 	[[ $SET == full ]] && ops=(write send) bw_sizes=(4096 65536 1048576)
 	{
 		echo "rocetune-baseline 1"
@@ -259,7 +263,7 @@ fi
 if [[ -n $IB ]]; then
 	read -r ibdev ibport <<<"$IB"
 	tap_diag "InfiniBand port $ibdev/$ibport: measured as the baseline"
-	if measure ib "$ibdev" "" ; then
+	if measure ib "$ibdev" "" "$ibport"; then
 		tap_pass "InfiniBand path ($ibdev) measured"
 	else
 		tap_fail "InfiniBand path ($ibdev) measured"

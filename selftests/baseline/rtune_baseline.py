@@ -174,9 +174,6 @@ def parse_baseline(name, data):
             if v is None:
                 err(n, "'%s' is not a plain decimal number" % num)
                 continue
-            if v == 0 and family(metric) != 'jitter':
-                err(n, '%s cannot be 0' % metric)
-                continue
             want = UNITS[family(metric)]
             if unit != want:
                 err(n, "%s is in %s, not '%s'" % (metric, want, unit))
@@ -395,8 +392,11 @@ def cmd_compare(args):
             continue
         ref = bv if floor is None else max(bv, floor)
         if ref == 0:
-            errors.append('%s: %s has baseline 0 and the limit %s has no floor: no ratio'
-                          % (base.where(bline), m, base.where(lline)))
+            # A measured 0 is a result (perftest printed 0.00 MB/s); a
+            # baseline of 0 leaves nothing to divide by.
+            errors.append('%s: %s has baseline 0%s: no ratio'
+                          % (base.where(bline), m, '' if kind == 'min_ratio' else
+                             ' and the limit at %s has no floor' % base.where(lline)))
             continue
         ratio = v / ref
         ok = ratio <= r if kind == 'max_ratio' else ratio >= r

@@ -63,6 +63,8 @@ tap_ok "compare: the ratio against the floor, margin and limit line printed" t_r
 printf 'rocetune-baseline 1\nsource s 2026-01-01 t\nvalue bw.write.65536 1000 MB/s src=s\nlimit * max_ratio 2\n' >"$T/kind.baseline"
 printf 'rocetune-baseline 1\nsource s 2026-01-01 t\nvalue jitter.write.256 0 us src=s\nlimit jitter.* max_ratio 2\n' >"$T/zero.baseline"
 printf 'rocetune-baseline 1\nsource r 2026-01-01 t\nvalue bw.write.65536 900 MB/s src=r\nvalue jitter.write.256 1 us src=r\n' >"$T/m.meas"
+printf 'rocetune-baseline 1\nsource s 2026-01-01 t\nvalue bw.write.65536 0 MB/s src=s\nlimit bw.* min_ratio 0.5\n' >"$T/zerobw.baseline"
+printf 'rocetune-baseline 1\nsource r 2026-01-01 t\nvalue bw.write.65536 0.00 MB/s src=r\n' >"$T/zerobw.meas"
 t_err() { # BASE MESSAGE
 	local out rc
 	out=$(tool compare "$1" "$T/m.meas" 2>&1) && rc=0 || rc=$?
@@ -72,6 +74,10 @@ tap_ok "compare: a max_ratio limit matching bandwidth is an error at its line" \
 	t_err "$T/kind.baseline" "kind.baseline:4: max_ratio limit * matches bw.write.65536, which needs min_ratio"
 tap_ok "compare: a zero baseline and no floor is an error" \
 	t_err "$T/zero.baseline" "zero.baseline:3: jitter.write.256 has baseline 0 and the limit"
+tap_ok "compare: a zero bandwidth baseline is an error" \
+	t_err "$T/zerobw.baseline" "zerobw.baseline:3: bw.write.65536 has baseline 0: no ratio"
+tap_ok "compare: a measured 0.00 MB/s (perftest printed it) fails, exit 1" \
+	verdict "$D/good/base.baseline" "$T/zerobw.meas" 1 "FAIL bw.write.65536"
 tap_ok "compare: a missing file is an error" t_err "$T/none.baseline" "none.baseline: No such file"
 
 t_capture() {

@@ -13,7 +13,8 @@
 # namespace where neither the source tree nor the lab's share and
 # environment (/run/lab) can be seen. Its TAP is checked: the plan covers
 # the list, the suites that apply to a node (kmod) pass with their own
-# plans complete, kmod:devices.sh checked the node's device, every other one is a SKIP with its reason,
+# plans complete, kmod:devices.sh checked the node's device, every other one is a SKIP with its reason
+# (baseline:ib-vs-roce.sh's: no BASELINE_PEER given),
 # the totals and the exit status agree.
 
 set -u
@@ -38,8 +39,10 @@ LAB_ONLY="kmod:counters.sh dcbsim:stacked.sh dcqcn:ecn-bottleneck.sh
 DCBSIM_ONLY="dcbsim:lifecycle.sh dcbsim:dcb.sh dcbsim:fault.sh dcbsim:counters.sh
 	rocetune:apply.sh rocetune:watch.sh rocetune:stats.sh"
 HWSIM_ONLY="hwsim:mlx5.sh hwsim:bnxt_re.sh hwsim:mlx5_ofed.sh hwsim:irdma.sh"
+# Needs a peer node (or the lab's two guests); skips naming BASELINE_PEER.
+PEER_ONLY="baseline:ib-vs-roce.sh"
 
-tap_plan 14
+tap_plan 15
 
 t_node() {
 	install -D -m 644 "$KO" "/lib/modules/$K/updates/rocetune.ko" &&
@@ -130,6 +133,8 @@ tap_ok "lab-only suites skip, saying they need the lab" skipped 'QEMU lab' $LAB_
 tap_ok "dcbsim suites skip, saying they need the test device" skipped rocetune_dcbsim $DCBSIM_ONLY
 # shellcheck disable=SC2086
 tap_ok "hwsim suites skip, saying they need the test module" skipped rocetune_hwsim $HWSIM_ONLY
+# shellcheck disable=SC2086
+tap_ok "peer suites skip, saying they need BASELINE_PEER" skipped BASELINE_PEER $PEER_ONLY
 
 t_node_device() {
 	nested kmod:devices.sh | grep -Eq '^ok [0-9]+ rxe0/1: rocetune show' &&
@@ -140,7 +145,7 @@ tap_ok "kmod:devices.sh checked the node's own device, rxe0" t_node_device
 t_all_known() {
 	local e
 	for e in "${LIST[@]}"; do
-		[[ " $MUST_PASS $LAB_ONLY $DCBSIM_ONLY $HWSIM_ONLY " == *[[:space:]]"${e}"[[:space:]]* ]] ||
+		[[ " $MUST_PASS $LAB_ONLY $DCBSIM_ONLY $HWSIM_ONLY $PEER_ONLY " == *[[:space:]]"${e}"[[:space:]]* ]] ||
 			{ echo "$e: new suite, add it to this test's lists"; return 1; }
 	done
 }

@@ -273,7 +273,7 @@ static void not_run(struct report *r, const char *result, const char *why)
 	r->result = result;
 	r->code = RTUNE_VERIFY_NOT_RUN;
 	if (why != r->why)
-		snprintf(r->why, sizeof(r->why), why);
+		snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
 static void compare(struct report *r)
@@ -364,7 +364,7 @@ static int serve(const struct rtune_verify_opts *o, int fd, const char *addr, co
 	struct rtune_vw w;
 	int err;
 
-	snprintf(r.addr, sizeof(r.addr), addr);
+	snprintf(r.addr, sizeof(r.addr), "%s", addr);
 	rtune_vw_init(&w, &io, key, keylen);
 	/* nothing but the three authentication frames is read before this passes */
 	err = rtune_vw_auth_listener(&w);

@@ -369,6 +369,29 @@ static void group_leave(const struct rtune_hwcc *hw, bool made)
 		unlink(stamp);
 }
 
+/* The surface's write order, or by default the files that differ, in order. */
+static int write_order(const struct rtune_surface *sf, const uint32_t *from,
+		       const uint32_t *to, uint32_t mask, int *order)
+{
+	int i, n = 0;
+
+	if (sf->writes)
+		return sf->writes(from, to, mask, order);
+	for (i = 0; i < sf->nfiles; i++)
+		if ((mask & (1u << i)) && from[i] != to[i])
+			order[n++] = i;
+	return n;
+}
+
+/* What @file shows after writing @v to @w (by default: only @w changes). */
+static uint32_t shown_after(const struct rtune_surface *sf, int w, uint32_t v, int file,
+			    uint32_t cur)
+{
+	if (sf->after_write)
+		return sf->after_write(w, v, file, cur);
+	return w == file ? v : cur;
+}
+
 void surface_read_dev(struct rtune_link *d)
 {
 	struct rtune_hwcc *hw = &d->hw;
@@ -580,7 +603,7 @@ void surface_plan(const struct rtune_link *cur, int devidx, const struct rtune_l
 	for (i = 0; i < sf->nfiles; i++)
 		if ((mask & (1u << i)) && !(cur->hw.raw_valid & (1u << i)))
 			from.hw.raw[i] = ~want->hw.raw[i];
-	if (!sf->writes(from.hw.raw, want->hw.raw, mask, order))
+	if (!write_order(sf, from.hw.raw, want->hw.raw, mask, order))
 		return;
 	a = plan_push(pl, &rtune_obj_cc, 0, devidx, &from);
 	a->mask = mask;
@@ -652,7 +675,7 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 	bool made;
 
 	memcpy(expect, a->from.hw.raw, sizeof(expect));
-	n = sf->writes(a->from.hw.raw, a->to.hw.raw, a->mask, order);
+	n = write_order(sf, a->from.hw.raw, a->to.hw.raw, a->mask, order);
 	err = group_enter(&a->from.hw, &made);
 	if (err) {
 		snprintf(a->why, sizeof(a->why), "mkdir %.150s: %s", a->from.hw.dir, strerror(-err));
@@ -681,7 +704,7 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 			}
 		}
 		for (j = 0; j < sf->nfiles; j++)
-			expect[j] = sf->after_write(f, v, j, expect[j]);
+			expect[j] = shown_after(sf, f, v, j, expect[j]);
 	}
 	/* read every file back, written or not */
 	surface_read_dev(d);

@@ -97,10 +97,12 @@ struct rtune_surface {
 	/*
 	 * The files to write, in order, to take @from to @to for the files
 	 * in @mask (side effects of writes included). Returns the count.
+	 * NULL: the files that differ, in file order.
 	 */
 	int (*writes)(const uint32_t *from, const uint32_t *to, uint32_t mask, int *order);
 	/* The value file @file shows after writing @v to file @w, given it
-	 * showed @cur before: side effects of one write on another file. */
+	 * showed @cur before: side effects of one write on another file.
+	 * NULL: a write changes its own file only. */
 	uint32_t (*after_write)(int w, uint32_t v, int file, uint32_t cur);
 };
 

@@ -89,21 +89,6 @@ static int to_raw(enum rtune_param_id id, uint32_t v, uint32_t *raw, uint32_t *f
 	return 0;
 }
 
-static int writes(const uint32_t *from, const uint32_t *to, uint32_t mask, int *order)
-{
-	int i, n = 0;
-
-	for (i = 0; i < F_COUNT; i++)
-		if ((mask & (1u << i)) && from[i] != to[i])
-			order[n++] = i;
-	return n;
-}
-
-static uint32_t after_write(int w, uint32_t v, int file, uint32_t cur)
-{
-	return w == file ? v : cur;
-}
-
 const struct rtune_surface rtune_surface_bnxt_re = {
 	.name = "bnxt_re",
 	.driver = "bnxt_en",
@@ -114,6 +99,4 @@ const struct rtune_surface rtune_surface_bnxt_re = {
 	.files = files,
 	.map = map,
 	.to_raw = to_raw,
-	.writes = writes,
-	.after_write = after_write,
 };

@@ -101,21 +101,6 @@ static bool decode(enum rtune_param_id id, const uint32_t *raw, uint32_t valid, 
 	return true;
 }
 
-static int writes(const uint32_t *from, const uint32_t *to, uint32_t mask, int *order)
-{
-	int i, n = 0;
-
-	for (i = 0; i < F_COUNT; i++)
-		if ((mask & (1u << i)) && from[i] != to[i])
-			order[n++] = i;
-	return n;
-}
-
-static uint32_t after_write(int w, uint32_t v, int file, uint32_t cur)
-{
-	return w == file ? v : cur;
-}
-
 const struct rtune_surface rtune_surface_irdma = {
 	.name = "irdma",
 	.driver = "ice",
@@ -129,6 +114,4 @@ const struct rtune_surface rtune_surface_irdma = {
 	.map = map,
 	.to_raw = to_raw,
 	.decode = decode,
-	.writes = writes,
-	.after_write = after_write,
 };

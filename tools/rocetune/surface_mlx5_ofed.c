@@ -143,11 +143,6 @@ static int writes(const uint32_t *from, const uint32_t *to, uint32_t mask, int *
 	return n;
 }
 
-static uint32_t after_write(int w, uint32_t v, int file, uint32_t cur)
-{
-	return w == file ? v : cur;
-}
-
 const struct rtune_surface rtune_surface_mlx5_ofed = {
 	.name = "mlx5_ofed",
 	.driver = "mlx5_core",
@@ -162,5 +157,4 @@ const struct rtune_surface rtune_surface_mlx5_ofed = {
 	.to_raw = to_raw,
 	.decode = decode,
 	.writes = writes,
-	.after_write = after_write,
 };

@@ -10,7 +10,13 @@
  * group is then "not reported" (its *_err set), never a failure.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <linux/sockios.h>
 #include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
@@ -47,6 +53,64 @@ static int genl_table(struct nlmsghdr *h, const struct nlattr **tb, int max)
 			       (int)h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN, tb, max);
 }
 
+bool rtune_linkmode_parse(const char *name, uint32_t *speed, uint32_t *lanes)
+{
+	uint64_t sp = 0;
+	const char *s = name, *end;
+
+	while (*s >= '0' && *s <= '9' && sp <= UINT32_MAX)
+		sp = sp * 10 + (uint64_t)(*s++ - '0');
+	if (s == name || sp > UINT32_MAX || strncmp(s, "base", 4))
+		return false;
+	/* the medium ends at '/' (duplex) or the end: "CR4", "KR", "T" */
+	s += 4;
+	end = strchr(s, '/');
+	if (!end)
+		end = s + strlen(s);
+	*speed = (uint32_t)sp;
+	*lanes = 0;
+	if (end > s && end[-1] >= '1' && end[-1] <= '9' && !(end - 1 > s && end[-2] >= '0' && end[-2] <= '9'))
+		*lanes = (uint32_t)(end[-1] - '0');
+	else if (end > s)
+		*lanes = 1;	/* "CR", "SR", "T": one lane */
+	return true;
+}
+
+/* A verbose bitset (ETHTOOL_A_BITSET_BITS): the fastest bit set in the value. */
+static int fastest_mode(const struct nlattr *set, struct rtune_eth *e)
+{
+	const struct nlattr *tb[ETHTOOL_A_BITSET_MAX + 1], *bit;
+	int rem;
+
+	if (rtune_nla_table(nla_data(set), nla_len(set), tb, ETHTOOL_A_BITSET_MAX))
+		return -EPROTO;
+	if (!tb[ETHTOOL_A_BITSET_BITS])
+		return 0;	/* compact: not asked for */
+	nla_for_each_nested(bit, (struct nlattr *)tb[ETHTOOL_A_BITSET_BITS], rem) {
+		const struct nlattr *bt[ETHTOOL_A_BITSET_BIT_MAX + 1];
+		char name[ETH_GSTRING_LEN];
+		uint32_t sp, ln;
+
+		if (nla_type(bit) != ETHTOOL_A_BITSET_BITS_BIT)
+			continue;
+		if (rtune_nla_table(nla_data(bit), nla_len(bit), bt, ETHTOOL_A_BITSET_BIT_MAX))
+			return -EPROTO;
+		if (!bt[ETHTOOL_A_BITSET_BIT_VALUE] || !bt[ETHTOOL_A_BITSET_BIT_NAME])
+			continue;	/* supported, not advertised */
+		if (rtune_nla_str(bt[ETHTOOL_A_BITSET_BIT_NAME], name, sizeof(name)))
+			return -EPROTO;
+		if (!rtune_linkmode_parse(name, &sp, &ln))
+			continue;	/* "Autoneg", "Pause", FEC modes */
+		if (!e->has_adv || sp > e->adv_speed_mbps ||
+		    (sp == e->adv_speed_mbps && ln > e->adv_lanes)) {
+			e->has_adv = true;
+			e->adv_speed_mbps = sp;
+			e->adv_lanes = ln;
+		}
+	}
+	return rtune_nla_end_ok(rem);
+}
+
 int eth_parse_linkmodes(struct nlmsghdr *h, void *arg)
 {
 	struct rtune_eth *e = arg;
@@ -55,6 +119,13 @@ int eth_parse_linkmodes(struct nlmsghdr *h, void *arg)
 
 	if (genl_table(h, tb, ETHTOOL_A_LINKMODES_MAX))
 		return -EPROTO;
+	if (tb[ETHTOOL_A_LINKMODES_OURS] && fastest_mode(tb[ETHTOOL_A_LINKMODES_OURS], e))
+		return -EPROTO;
+	if (tb[ETHTOOL_A_LINKMODES_LANES]) {
+		if (rtune_nla_u32(tb[ETHTOOL_A_LINKMODES_LANES], &e->lanes))
+			return -EPROTO;
+		e->has_lanes = e->lanes != 0 && e->lanes != (uint32_t)-1;
+	}
 	if (!tb[ETHTOOL_A_LINKMODES_SPEED])
 		return 0;
 	if (rtune_nla_u32(tb[ETHTOOL_A_LINKMODES_SPEED], &speed))
@@ -247,4 +318,29 @@ void rtune_ethtool_read(struct rtune_ethtool *et, const char *ifname, struct rtu
 		out->stats_err = EOPNOTSUPP;	/* answered, but the driver fills neither */
 	if (!out->pause_err && !out->has_pause_tx && !out->has_pause_rx)
 		out->pause_err = EOPNOTSUPP;
+}
+
+int rtune_ethtool_pfc_tout(const char *ifname, uint16_t *ms)
+{
+	struct {
+		struct ethtool_tunable t;
+		uint16_t v;
+	} req = { .t = { .cmd = ETHTOOL_GTUNABLE, .id = ETHTOOL_PFC_PREVENTION_TOUT,
+			 .type_id = ETHTOOL_TUNABLE_U16, .len = sizeof(uint16_t) } };
+	struct ifreq ifr = { 0 };
+	int fd, err = 0;
+
+	if (strlen(ifname) >= sizeof(ifr.ifr_name))
+		return -ENODEV;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&req;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
+		err = errno == EINVAL ? -EOPNOTSUPP : -errno;	/* drivers say EINVAL */
+	close(fd);
+	if (!err)
+		*ms = req.v;
+	return err;
 }

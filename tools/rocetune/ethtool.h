@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ethtool netlink (generic netlink family "ethtool", libnl-genl-3): link
- * speed, link-down count, pause frame statistics and the IEEE 802.3
- * standard statistics groups (eth-phy, eth-mac), read-only.
+ * speed, lanes and advertised modes, link-down count, pause frame
+ * statistics and the IEEE 802.3 standard statistics groups (eth-phy,
+ * eth-mac), read-only; and the PFC storm prevention tunable (ioctl: the
+ * tunables have no netlink message).
  */
 #ifndef ROCETUNE_ETHTOOL_H
 #define ROCETUNE_ETHTOOL_H
@@ -24,6 +26,12 @@
 struct rtune_eth {
 	bool has_speed;
 	uint32_t speed_mbps;
+	bool has_lanes;		/* the lanes the link runs on (5.11+ drivers) */
+	uint32_t lanes;
+	/* The fastest mode advertised, from the modes' names ("100000baseCR4/Full":
+	 * 100000 Mb/s, 4 lanes); adv_lanes 0 when the name gives none. */
+	bool has_adv;
+	uint32_t adv_speed_mbps, adv_lanes;
 	bool has_link_down;
 	uint64_t link_down;
 	bool has_pause_tx, has_pause_rx;
@@ -43,6 +51,16 @@ int rtune_ethtool_open(struct rtune_ethtool *et);
 void rtune_ethtool_close(struct rtune_ethtool *et);
 /* Fill @out for @ifname; groups that fail leave their err set. */
 void rtune_ethtool_read(struct rtune_ethtool *et, const char *ifname, struct rtune_eth *out);
+
+/*
+ * The PFC storm prevention timeout (ETHTOOL_PFC_PREVENTION_TOUT) in ms,
+ * 0 when disabled. 0 or a negative errno (-EOPNOTSUPP: no such tunable).
+ */
+int rtune_ethtool_pfc_tout(const char *ifname, uint16_t *ms);
+
+/* A link mode's name: its speed in Mb/s and lanes (0: not in the name).
+ * False when the name starts with no speed. */
+bool rtune_linkmode_parse(const char *name, uint32_t *speed, uint32_t *lanes);
 
 /* Reply parsers (untrusted input; the fuzz harness calls them). Each takes
  * a generic netlink message of the ethtool family and returns 0 or -EPROTO. */

@@ -9,6 +9,8 @@
  *   rocetune [-j] [--force] watch [--once] [--repair] [--interval S] ... PROFILE...
  *   rocetune [-j] stats [--interval S] [--prometheus [FILE]] [dev NAME...]
  *   rocetune [-j] top [--interval S] [--iterations N] [--sort KEY] [dev NAME...]
+ *   rocetune [-j] doctor [--interval S] [--pause-threshold N] [--error-threshold N]
+ *                        [PROFILE | dev NAME...]
  *   rocetune [-j] verify --peer HOST | --listen [VERIFY-OPTS]
  *   rocetune params
  *   rocetune help [COMMAND]            (and COMMAND -h|--help)
@@ -22,6 +24,7 @@
 #include <unistd.h>
 #include <linux/netlink.h>
 #include "apply.h"
+#include "doctor.h"
 #include "host.h"
 #include "lock.h"
 #include "output.h"
@@ -39,6 +42,7 @@ struct opts {
 	struct rtune_watch_opts watch;
 	struct rtune_stats_opts stats;
 	struct rtune_verify_opts verify;
+	struct rtune_doctor_opts doctor;
 	const char *cmd;
 	const char *profile;
 };
@@ -99,6 +103,20 @@ static const struct cmd cmds[] = {
 	  "  --iterations N       N frames, plain, then exit\n"
 	  "  --sort pause|busy|name  the order (default pause, then traffic)\n"
 	  "With -j, one JSON document per frame.\n" },
+	{ "doctor", "[DOCTOR-OPTS] [PROFILE | dev NAME...]", "find what is wrong, with evidence and fix",
+	  "Reads the devices (those PROFILE matches, the named ones, or every netdev\n"
+	  "with DCB or an RDMA port), samples their counters twice, and reports each\n"
+	  "finding with its severity, evidence and fix: PFC pause storm, PFC storm\n"
+	  "prevention off, slow link, link errors rising, MTU mismatch (with PROFILE),\n"
+	  "ECN/CC off on the RoCE priority, CNP DSCP not mapped to the CNP priority,\n"
+	  "RDMA-CM ToS outside the PFC priorities, Soft-RoCE pacing inactive, lldpad\n"
+	  "running, DCBX not run by the host. Exit 0 clean, 2 warnings only, 3 errors\n"
+	  "found, 1 could not run.\n"
+	  "  --interval SECONDS          time between the two samples (default 1)\n"
+	  "  --pause-threshold FRAMES/S  a pause storm: PFC frames per second on one\n"
+	  "                              priority and direction (default 1000)\n"
+	  "  --error-threshold ERRORS/S  link errors: FCS + symbol errors per second\n"
+	  "                              above this (default 0: any)\n" },
 	{ "verify", "--peer HOST | --listen [VERIFY-OPTS]",
 	  "compare this host's settings with another's",
 	  "Two hosts exchange the fingerprint of their RoCE device's effective settings\n"
@@ -539,6 +557,20 @@ static int run(struct opts *o, const struct cmd *c, char **pos, int npos)
 		o->profile = npos ? pos[0] : NULL;
 		return cmd_show(o, NULL, 0);
 	}
+	if (!strcmp(c->name, "doctor")) {
+		o->doctor.json = o->json;
+		if (npos && !strcmp(pos[0], "dev")) {
+			if (npos < 2)
+				return usage_error(c);
+			o->doctor.names = pos + 1;
+			o->doctor.nnames = npos - 1;
+		} else if (npos > 1) {
+			return usage_error(c);
+		} else {
+			o->doctor.profile = npos ? pos[0] : NULL;
+		}
+		return rtune_doctor(&o->doctor);
+	}
 	if (!strcmp(c->name, "verify")) {
 		if (npos || !o->verify.listen == !o->verify.peer) {
 			if (!npos)
@@ -678,6 +710,47 @@ static bool stats_opt(struct rtune_stats_opts *so, bool top, int argc, char **ar
 	return true;
 }
 
+/* doctor's option at argv[*i], as watch_opt(). */
+static bool doctor_opt(struct rtune_doctor_opts *d, int argc, char **argv, int *i)
+{
+	static const char *const valued[] = { "--interval", "--pause-threshold",
+					      "--error-threshold" };
+	const char *a = argv[*i];
+	unsigned int k;
+	char *end;
+	double v;
+
+	for (k = 0; k < 3 && strcmp(a, valued[k]); k++)
+		;
+	if (k == 3)
+		return false;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "rocetune doctor: %s needs a value\n", a);
+		*i = -1;
+		return true;
+	}
+	a = argv[++*i];
+	if (k == 0) {
+		if (!seconds(a, &d->interval_ms)) {
+			fprintf(stderr, "rocetune doctor: --interval: '%s' is not a number of seconds (0.01 to 86400)\n", a);
+			*i = -1;
+		}
+		return true;
+	}
+	errno = 0;
+	v = strtod(a, &end);
+	if (errno || end == a || *end || !(v >= 0 && v <= 1e12)) {
+		fprintf(stderr, "rocetune doctor: %s: '%s' is not a rate per second (0 to 1e12)\n",
+			valued[k], a);
+		*i = -1;
+	} else if (k == 1) {
+		d->cfg.pause_rate = v;
+	} else {
+		d->cfg.err_rate = v;
+	}
+	return true;
+}
+
 /* verify's option at argv[*i], as watch_opt(). */
 static bool verify_opt(struct rtune_verify_opts *v, int argc, char **argv, int *i)
 {
@@ -717,7 +790,9 @@ int main(int argc, char **argv)
 				     .backoff_max_ms = 600000, .max_repairs = 5 },
 			  .stats = { .interval_ms = 1000, .sort = ST_SORT_PAUSE },
 			  .verify = { .port = RTUNE_VERIFY_PORT, .key = RTUNE_VERIFY_KEY,
-				      .timeout_ms = 10000 } };
+				      .timeout_ms = 10000 },
+			  .doctor = { .interval_ms = 1000,
+				      .cfg = { RTUNE_DOC_PAUSE_RATE, RTUNE_DOC_ERR_RATE } } };
 	const struct cmd *c;
 	char **pos;
 	int i = 1, npos = 0;
@@ -786,6 +861,7 @@ int main(int argc, char **argv)
 				return RTUNE_EXIT_USAGE;
 			}
 		} else if ((!strcmp(c->name, "watch") && watch_opt(&o.watch, argc, argv, &i)) ||
+			   (!strcmp(c->name, "doctor") && doctor_opt(&o.doctor, argc, argv, &i)) ||
 			   (!strcmp(c->name, "verify") && verify_opt(&o.verify, argc, argv, &i))) {
 			if (i < 0) {
 				cmd_usage(stderr, c);

@@ -209,12 +209,17 @@ int plan_device(const struct rtune_link *cur, int devidx, const struct rtune_tar
 	return pl->n - n0;
 }
 
+bool plan_dcbx_foreign(const struct rtune_dcb *d)
+{
+	return d->ok && d->has_dcbx &&
+	       ((d->dcbx & DCB_CAP_DCBX_LLD_MANAGED) || !(d->dcbx & DCB_CAP_DCBX_HOST));
+}
+
 void plan_owner_dcbx(const struct rtune_link *dev, int devidx, bool force, struct rtune_plan *pl)
 {
 	const struct rtune_dcb *d = &dev->dcb;
 
-	if (d->ok && d->has_dcbx &&
-	    ((d->dcbx & DCB_CAP_DCBX_LLD_MANAGED) || !(d->dcbx & DCB_CAP_DCBX_HOST)))
+	if (plan_dcbx_foreign(d))
 		plan_note(pl, devidx, force ? RTUNE_SEV_WARNING : RTUNE_SEV_ERROR, "conflict-dcbx",
 			  "%s: DCBX is managed by %s (dcbx 0x%02x), not the host: settings may be overwritten (or --force)",
 			  dev->netdev, d->dcbx & DCB_CAP_DCBX_LLD_MANAGED ? "an LLDP agent" : "firmware",

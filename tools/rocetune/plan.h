@@ -90,6 +90,8 @@ struct rtune_action *plan_push(struct rtune_plan *pl, const struct rtune_obj *o,
 void plan_note(struct rtune_plan *pl, int dev, enum rtune_sev sev, const char *code,
 	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void plan_free(struct rtune_plan *pl);
+/* DCBX reported as run by an LLDP agent or firmware, not the host. */
+bool plan_dcbx_foreign(const struct rtune_dcb *d);
 /* Conflicting owner: DCBX run by an LLDP agent or firmware, not the host. */
 void plan_owner_dcbx(const struct rtune_link *dev, int devidx, bool force, struct rtune_plan *pl);
 /* Does the profile set anything that goes through dcbnl? */

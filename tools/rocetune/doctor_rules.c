@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The doctor's rules: pure functions from a snapshot of the host (and the
+ * profile, if any) to findings. No I/O here: selftests/unit/
+ * test_rocetune_doctor.c builds snapshots by hand and runs them.
+ *
+ * A rule that lacks a value it needs (a driver that does not report it, no
+ * rocetune.ko) finds nothing: the doctor reports what it can show, never a
+ * guess. Each rule adds at most one finding per port (per priority for the
+ * pause storm), with the numbers that made it fire.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "doctor.h"
+#include "plan.h"
+#include "surface.h"
+
+const char *const rtune_doc_codes[] = {
+	"pause-storm", "storm-prevention-off", "slow-link", "link-errors", "mtu-mismatch",
+	"ecn-off", "cnp-dscp-unmapped", "cm-tos-lossy", "pacing-inactive", "lldpad-running",
+	"dcbx-not-host",
+};
+const int rtune_doc_ncodes = (int)(sizeof(rtune_doc_codes) / sizeof(rtune_doc_codes[0]));
+
+static struct rtune_doc_finding *add(struct rtune_doc_result *r, const char *code,
+				     enum rtune_doc_sev sev, int port, int prio)
+{
+	static struct rtune_doc_finding sink;
+	struct rtune_doc_finding *f;
+
+	if (r->n >= RTUNE_DOC_MAX_FINDINGS) {
+		r->dropped++;
+		memset(&sink, 0, sizeof(sink));
+		return &sink;	/* written to, never reported */
+	}
+	f = &r->f[r->n++];
+	memset(f, 0, sizeof(*f));
+	f->code = code;
+	f->sev = sev;
+	f->port = port;
+	f->prio = prio;
+	if (sev == DOC_ERROR)
+		r->nerr++;
+	else
+		r->nwarn++;
+	return f;
+}
+
+static void summary(struct rtune_doc_finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void summary(struct rtune_doc_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->summary, sizeof(f->summary), fmt, ap);
+	va_end(ap);
+}
+
+static void fix(struct rtune_doc_finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void fix(struct rtune_doc_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->fix, sizeof(f->fix), fmt, ap);
+	va_end(ap);
+}
+
+static void ev_num(struct rtune_doc_finding *f, const char *key, double v)
+{
+	struct rtune_doc_ev *e;
+
+	if (f->nev >= RTUNE_DOC_MAX_EV)
+		return;
+	e = &f->ev[f->nev++];
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	e->is_num = true;
+	e->num = v;
+}
+
+static void ev_str(struct rtune_doc_finding *f, const char *key, const char *v)
+{
+	struct rtune_doc_ev *e;
+
+	if (f->nev >= RTUNE_DOC_MAX_EV)
+		return;
+	e = &f->ev[f->nev++];
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	snprintf(e->str, sizeof(e->str), "%s", v);
+}
+
+static bool cc_has(const struct rtune_link *l, enum rtune_param_id id)
+{
+	return (l->cc_ok || l->hw.sf) && (l->cc_valid & (1u << id));
+}
+
+/* --- helpers --- */
+
+bool rtune_doc_trusts_dscp(const struct rtune_dcb *d)
+{
+	int i;
+
+	if (!d->ok)
+		return false;
+	if (d->has_trust && d->ntrust > 0) {
+		for (i = 0; i < d->ntrust && i < 8; i++)
+			if (d->trust[i] == IEEE_8021QAZ_APP_SEL_DSCP)
+				return true;
+		return false;
+	}
+	for (i = 0; i < RTUNE_NUM_DSCP; i++)
+		if (d->dscp_prios[i])
+			return true;
+	return false;
+}
+
+int rtune_doc_dscp_prio(const struct rtune_dcb *d, unsigned int dscp)
+{
+	int k;
+
+	if (dscp >= RTUNE_NUM_DSCP)
+		return 0;
+	for (k = 0; k < 8; k++)
+		if (d->dscp_prios[dscp] & (1u << k))
+			return k;
+	return 0;
+}
+
+static int single_prio(uint8_t mask)
+{
+	int k, found = -1;
+
+	for (k = 0; k < 8; k++)
+		if (mask & (1u << k)) {
+			if (found >= 0)
+				return -1;
+			found = k;
+		}
+	return found;
+}
+
+int rtune_doc_roce_prio(const struct rtune_doc_port *d, const struct rtune_profile *p)
+{
+	int pr;
+
+	if (p && p->has_tos && p->trust == RTUNE_TRUST_DSCP &&
+	    (pr = profile_dscp_prio(p, p->tos >> 2)) >= 0)
+		return pr;
+	if (p && p->has_pfc && (pr = single_prio(p->pfc_en)) >= 0)
+		return pr;
+	if (d->l.dcb.ok && d->l.dcb.has_pfc && (pr = single_prio(d->l.dcb.pfc.pfc_en)) >= 0)
+		return pr;
+	if (d->l.cm_ok && rtune_doc_trusts_dscp(&d->l.dcb))
+		return rtune_doc_dscp_prio(&d->l.dcb, (unsigned int)d->l.tos >> 2);
+	return -1;
+}
+
+uint32_t rtune_doc_roce_mtu(uint32_t netdev_mtu)
+{
+	uint32_t m;
+
+	if (netdev_mtu < 256 + RTUNE_ROCE_HDR_OVERHEAD)
+		return 0;
+	for (m = 4096; m > netdev_mtu - RTUNE_ROCE_HDR_OVERHEAD; m >>= 1)
+		;
+	return m;
+}
+
+static const char *dev_name(const struct rtune_doc_port *d)
+{
+	return d->l.netdev;
+}
+
+/* --- the rules, one per code --- */
+
+static const char storm_sent[] =
+	"this host sends the pauses: its receive path on that priority is stuck or too slow (a hung consumer, a full buffer)";
+static const char storm_rcvd[] =
+	"the peer or switch sends the pauses: look at the switch port's PFC counters and the hosts behind it";
+
+/* PFC frames on one priority past the threshold: sent (this host's receive
+ * side cannot drain) or received (the peer or switch pauses us). */
+static void r_pause_storm(const struct rtune_doc_snap *s, int i, const struct rtune_doc_cfg *c,
+			  struct rtune_doc_result *r)
+{
+	const struct rtune_doc_port *d = &s->p[i];
+	int k;
+
+	if (!d->s.has_pfc_rate)
+		return;
+	for (k = 0; k < 8; k++) {
+		double tx = d->s.pfc_tx_rate[k], rx = d->s.pfc_rx_rate[k];
+		struct rtune_doc_finding *f;
+		bool sent = tx >= c->pause_rate && tx >= rx;
+
+		if (tx < c->pause_rate && rx < c->pause_rate)
+			continue;
+		f = add(r, "pause-storm", DOC_ERROR, i, k);
+		summary(f, "%s: PFC pause storm on priority %d: %.0f pause frames/s %s (threshold %.0f/s)",
+			dev_name(d), k, sent ? tx : rx, sent ? "sent" : "received", c->pause_rate);
+		ev_num(f, "sent_per_s", tx);
+		ev_num(f, "received_per_s", rx);
+		ev_num(f, "sent_total", (double)d->s.pfc_tx[k]);
+		ev_num(f, "received_total", (double)d->s.pfc_rx[k]);
+		ev_num(f, "threshold_per_s", c->pause_rate);
+		ev_num(f, "interval_s", s->interval_s);
+		if (d->has_pfc_tout)
+			ev_num(f, "pfc_prevention_tout_ms", d->pfc_tout_ms);
+		else
+			ev_str(f, "pfc_prevention_tout_ms", "not reported");
+		if (!sent)
+			fix(f, "%s; storm prevention belongs on the sender of the pauses", storm_rcvd);
+		else if (d->has_pfc_tout && d->pfc_tout_ms)
+			fix(f, "%s; storm prevention is on (%u ms): the NIC stops sending pauses once its receive side is stuck that long",
+			    storm_sent, d->pfc_tout_ms);
+		else
+			fix(f, "%s; limit the damage: ethtool --set-tunable %s pfc-prevention-tout auto",
+			    storm_sent, dev_name(d));
+	}
+}
+
+/* PFC enabled, and the NIC would honour a storm for ever. */
+static void r_storm_prevention(const struct rtune_doc_snap *s, int i, struct rtune_doc_result *r)
+{
+	const struct rtune_doc_port *d = &s->p[i];
+	struct rtune_doc_finding *f;
+
+	if (!d->has_pfc_tout || d->pfc_tout_ms || !d->l.dcb.ok || !d->l.dcb.has_pfc ||
+	    !d->l.dcb.pfc.pfc_en)
+		return;
+	f = add(r, "storm-prevention-off", DOC_WARNING, i, -1);
+	summary(f, "%s: PFC is on but PFC storm prevention is off: a stuck receiver can pause the fabric for ever",
+		dev_name(d));
+	ev_num(f, "pfc_prevention_tout_ms", 0);
+	ev_num(f, "pfc_enabled_mask", d->l.dcb.pfc.pfc_en);
+	fix(f, "ethtool --set-tunable %s pfc-prevention-tout auto (or a value in ms)", dev_name(d));
+}
+
+/* The link trained below its best advertised mode, or on fewer lanes. */
+static void r_slow_link(const struct rtune_doc_snap *s, int i, struct rtune_doc_result *r)
+{
+	const struct rtune_doc_port *d = &s->p[i];
+	const struct rtune_eth *e = &d->s.eth;
+	struct rtune_doc_finding *f;
+	bool slow, lanes;
+
+	if (!e->has_speed || !e->has_adv)
+		return;
+	slow = e->speed_mbps < e->adv_speed_mbps;
+	lanes = !slow && e->has_lanes && e->adv_lanes && e->lanes < e->adv_lanes;
+	if (!slow && !lanes)
+		return;
+	f = add(r, "slow-link", DOC_WARNING, i, -1);
+	if (slow)
+		summary(f, "%s: link at %u Mb/s, below the %u Mb/s it advertises", dev_name(d),
+			e->speed_mbps, e->adv_speed_mbps);
+	else
+		summary(f, "%s: link on %u lanes, the %u Mb/s mode has %u", dev_name(d), e->lanes,
+			e->speed_mbps, e->adv_lanes);
+	ev_num(f, "speed_mbps", e->speed_mbps);
+	ev_num(f, "advertised_speed_mbps", e->adv_speed_mbps);
+	if (e->has_lanes)
+		ev_num(f, "lanes", e->lanes);
+	if (e->adv_lanes)
+		ev_num(f, "advertised_lanes", e->adv_lanes);
+	fix(f, "the port trained down: check the cable or transceiver and the switch port (ethtool %s, ethtool -m %s); reseat, or retrain with ethtool -s %s autoneg on",
+	    dev_name(d), dev_name(d), dev_name(d));
+}
+
+/* FCS or symbol errors, or link flaps, rising during the sample. */
+static void r_link_errors(const struct rtune_doc_snap *s, int i, const struct rtune_doc_cfg *c,
+			  struct rtune_doc_result *r)
+{
+	const struct rtune_doc_port *d = &s->p[i];
+	const struct rtune_stport *p = &d->s;
+	double fcs = p->rvalid & (1u << ST_FCS_ERR) ? p->rate[ST_FCS_ERR] : 0;
+	double sym = p->rvalid & (1u << ST_SYM_ERR) ? p->rate[ST_SYM_ERR] : 0;
+	double down = p->rvalid & (1u << ST_LINK_DOWN) ? p->rate[ST_LINK_DOWN] : 0;
+	struct rtune_doc_finding *f;
+
+	if (fcs + sym <= c->err_rate && down <= 0)
+		return;
+	f = add(r, "link-errors", DOC_ERROR, i, -1);
+	summary(f, "%s: link errors rising: %.1f FCS errors/s, %.1f symbol errors/s, %.1f link-down events/s",
+		dev_name(d), fcs, sym, down);
+	if (p->rvalid & (1u << ST_FCS_ERR)) {
+		ev_num(f, "fcs_errors_per_s", fcs);
+		ev_num(f, "fcs_errors_total", (double)p->v[ST_FCS_ERR]);
+	}
+	if (p->rvalid & (1u << ST_SYM_ERR)) {
+		ev_num(f, "symbol_errors_per_s", sym);
+		ev_num(f, "symbol_errors_total", (double)p->v[ST_SYM_ERR]);
+	}
+	if (p->rvalid & (1u << ST_LINK_DOWN))
+		ev_num(f, "link_down_per_s", down);
+	ev_num(f, "threshold_per_s", c->err_rate);
+	ev_num(f, "interval_s", s->interval_s);
+	fix(f, "a bad cable, transceiver or switch port: watch ethtool -S %s, clean or replace the optics and cable",
+	    dev_name(d));
+}
+
+/* netdev MTU against the profile, and the RoCE MTU it allows against the profile's. */
+static void r_mtu(const struct rtune_doc_snap *s, int i, const struct rtune_profile *p,
+		  struct rtune_doc_result *r)
+{
+	const struct rtune_doc_port *d = &s->p[i];
+	uint32_t roce = rtune_doc_roce_mtu(d->l.mtu);
+	struct rtune_doc_finding *f;
+	bool mtu_bad, roce_bad;
+
+	if (!p || !d->l.link_ok)
+		return;
+	mtu_bad = p->has_mtu && d->l.mtu != p->mtu;
+	roce_bad = p->has_roce_mtu && roce < p->roce_mtu;
+	if (!mtu_bad && !roce_bad)
+		return;
+	f = add(r, "mtu-mismatch", DOC_ERROR, i, -1);
+	if (roce_bad)
+		summary(f, "%s: MTU %u allows RoCE MTU %u, the profile wants RoCE MTU %u",
+			dev_name(d), d->l.mtu, roce, p->roce_mtu);
+	else
+		summary(f, "%s: MTU %u, the profile says %u", dev_name(d), d->l.mtu, p->mtu);
+	ev_num(f, "netdev_mtu", d->l.mtu);
+	ev_num(f, "roce_mtu", roce);
+	if (p->has_mtu)
+		ev_num(f, "profile_mtu", p->mtu);
+	if (p->has_roce_mtu)
+		ev_num(f, "profile_roce_mtu", p->roce_mtu);
+	fix(f, "ip link set dev %s mtu %u (profile key [link] mtu; rocetune apply %s)", dev_name(d),
+	    p->has_mtu ? p->mtu : p->roce_mtu + RTUNE_ROCE_HDR_OVERHEAD, p->path);
+}
+
+/* ECN marking, the notification point or the reaction point off on the RoCE priority. */
+static void r_ecn(const struct rtune_doc_snap *s, int i, const struct rtune_profile *p,
+		  struct rtune_doc_result *r)
+{
+	static const struct { enum rtune_param_id id; const char *what; } need[] = {
+		{ RTUNE_P_ECN_ENABLED_PRIOS, "ECN marking (ecn_enabled_prios)" },
+		{ RTUNE_P_NP_ENABLED_PRIOS, "CNP generation (np_enabled_prios)" },
+		{ RTUNE_P_RP_ENABLED_PRIOS, "rate reaction (rp_enabled_prios)" },
+	};
+	const struct rtune_doc_port *d = &s->p[i];
+	int pr = rtune_doc_roce_prio(d, p), k, nbad = 0;
+	char off[160] = "";
+	struct rtune_doc_finding *f;
+
+	if (pr < 0 || !d->l.has_ib)
+		return;
+	for (k = 0; k < 3; k++)
+		if (cc_has(&d->l, need[k].id) && !(d->l.cc.v[need[k].id] & (1u << pr))) {
+			size_t len = strlen(off);
+
+			snprintf(off + len, sizeof(off) - len, "%s%s", nbad++ ? ", " : "", need[k].what);
+		}
+	if (!nbad)
+		return;
+	f = add(r, "ecn-off", DOC_ERROR, i, pr);
+	summary(f, "%s (%s/%u): congestion control off on the RoCE priority %d: %s", dev_name(d),
+		d->l.ibdev, d->l.port, pr, off);
+	for (k = 0; k < 3; k++)
+		if (cc_has(&d->l, need[k].id)) {
+			char buf[RTUNE_PARAM_TEXT_MAX];
+
+			rtune_param_format(need[k].id, d->l.cc.v[need[k].id], buf, sizeof(buf));
+			ev_str(f, rtune_param_descs[need[k].id].name, buf);
+		}
+	ev_num(f, "roce_priority", pr);
+	ev_str(f, "cc_backend", d->l.hw.sf ? d->l.hw.sf->backend : d->l.cc_backend);
+	fix(f, "add priority %d to ecn_enabled_prios, np_enabled_prios and rp_enabled_prios ([cc] keys; rocetune apply PROFILE)",
+	    pr);
+}
+
+/* The CNP's DSCP, under DSCP trust, lands on another priority than the CNP's. */
+static void r_cnp(const struct rtune_doc_snap *s, int i, const struct rtune_profile *p,
+		  struct rtune_doc_result *r)
+{
+	const struct rtune_doc_port *d = &s->p[i];
+	struct rtune_doc_finding *f;
+	unsigned int dscp;
+	int want, got;
+
+	if (!d->l.has_ib || !rtune_doc_trusts_dscp(&d->l.dcb) ||
+	    !cc_has(&d->l, RTUNE_P_NP_CNP_DSCP) || !cc_has(&d->l, RTUNE_P_NP_CNP_PRIO))
+		return;
+	dscp = d->l.cc.v[RTUNE_P_NP_CNP_DSCP];
+	want = (int)d->l.cc.v[RTUNE_P_NP_CNP_PRIO];
+	if (p && p->has_cc && (p->cc_set_mask & (1u << RTUNE_P_NP_CNP_PRIO)))
+		want = (int)p->cc.v[RTUNE_P_NP_CNP_PRIO];
+	got = rtune_doc_dscp_prio(&d->l.dcb, dscp);
+	if (got == want)
+		return;
+	f = add(r, "cnp-dscp-unmapped", DOC_ERROR, i, want);
+	summary(f, "%s (%s/%u): CNPs carry DSCP %u, which the trust map sends to priority %d%s, not the CNP priority %d",
+		dev_name(d), d->l.ibdev, d->l.port, dscp, got,
+		d->l.dcb.dscp_prios[dscp] ? "" : " (unmapped)", want);
+	ev_num(f, "np_cnp_dscp", dscp);
+	ev_num(f, "np_cnp_prio", want);
+	ev_num(f, "mapped_priority", got);
+	ev_str(f, "trust", "dscp");
+	fix(f, "map DSCP %u to priority %d: dcb app replace dev %s dscp-prio %u:%d ([trust] dscp_prio %u:%d), or set np_cnp_dscp to a DSCP of priority %d",
+	    dscp, want, dev_name(d), dscp, want, dscp, want, want);
+}
+
+/* RDMA-CM's ToS, through the trust map, lands on a priority without PFC. */
+static void r_cm_tos(const struct rtune_doc_snap *s, int i, struct rtune_doc_result *r)
+{
+	const struct rtune_doc_port *d = &s->p[i];
+	const struct rtune_dcb *dcb = &d->l.dcb;
+	struct rtune_doc_finding *f;
+	unsigned int dscp;
+	int pr, lossless;
+
+	if (!d->l.has_ib || !d->l.cm_ok || !dcb->ok || !dcb->has_pfc || !dcb->pfc.pfc_en ||
+	    !rtune_doc_trusts_dscp(dcb))
+		return;
+	dscp = (unsigned int)d->l.tos >> 2;
+	pr = rtune_doc_dscp_prio(dcb, dscp);
+	if (dcb->pfc.pfc_en & (1u << pr))
+		return;
+	lossless = single_prio(dcb->pfc.pfc_en);
+	f = add(r, "cm-tos-lossy", DOC_ERROR, i, pr);
+	summary(f, "%s (%s/%u): RDMA-CM ToS %d (DSCP %u) lands on priority %d, which has no PFC (PFC on %s%d)",
+		dev_name(d), d->l.ibdev, d->l.port, d->l.tos, dscp, pr,
+		lossless < 0 ? "several, e.g. " : "", lossless < 0 ? __builtin_ctz(dcb->pfc.pfc_en) : lossless);
+	ev_num(f, "tos", d->l.tos);
+	ev_num(f, "dscp", dscp);
+	ev_num(f, "priority", pr);
+	ev_num(f, "pfc_enabled_mask", dcb->pfc.pfc_en);
+	if (lossless >= 0) {
+		int k;
+
+		for (k = 0; k < RTUNE_NUM_DSCP; k++)
+			if (rtune_doc_dscp_prio(dcb, (unsigned int)k) == lossless && dcb->dscp_prios[k])
+				break;
+		if (k < RTUNE_NUM_DSCP) {
+			fix(f, "echo %d > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos (DSCP %d, priority %d; profile key [rdma_cm] tos)",
+			    k << 2, d->l.ibdev, d->l.port, k, lossless);
+			return;
+		}
+	}
+	fix(f, "set [rdma_cm] tos to a ToS whose DSCP the trust map sends to a PFC priority (/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos)",
+	    d->l.ibdev, d->l.port);
+}
+
+/* rocetune.ko's Soft-RoCE pacing cannot pace: the root qdisc is not fq. */
+static void r_pacing(const struct rtune_doc_snap *s, int i, struct rtune_doc_result *r)
+{
+	const struct rtune_doc_port *d = &s->p[i];
+	struct rtune_doc_finding *f;
+	const char *qd;
+
+	if (strncmp(d->pacing, "inactive", 8))
+		return;
+	qd = d->pacing[8] == ' ' ? d->pacing + 9 : "?";
+	f = add(r, "pacing-inactive", DOC_WARNING, i, -1);
+	summary(f, "%s (%s/%u): Soft-RoCE pacing inactive: the root qdisc is %s, not fq, so DCQCN's rate cuts are not enforced",
+		dev_name(d), d->l.ibdev, d->l.port, qd);
+	ev_str(f, "pacing", d->pacing);
+	ev_str(f, "root_qdisc", qd);
+	fix(f, "tc qdisc replace dev %s root fq", dev_name(d));
+}
+
+static void r_dcbx(const struct rtune_doc_snap *s, int i, struct rtune_doc_result *r)
+{
+	const struct rtune_doc_port *d = &s->p[i];
+	struct rtune_doc_finding *f;
+	char buf[8];
+
+	if (!plan_dcbx_foreign(&d->l.dcb))
+		return;
+	f = add(r, "dcbx-not-host", DOC_WARNING, i, -1);
+	summary(f, "%s: DCBX is run by %s (dcbx 0x%02x), which can overwrite the DCB settings",
+		dev_name(d), d->l.dcb.dcbx & DCB_CAP_DCBX_LLD_MANAGED ? "the NIC's firmware" :
+		"something other than the host", d->l.dcb.dcbx);
+	snprintf(buf, sizeof(buf), "0x%02x", d->l.dcb.dcbx);
+	ev_str(f, "dcbx", buf);
+	ev_str(f, "lld_managed", d->l.dcb.dcbx & DCB_CAP_DCBX_LLD_MANAGED ? "yes" : "no");
+	fix(f, "hand DCB to the host: dcb dcbx set dev %s host ieee (or the vendor's tool: mlnx_qos, the firmware's LLDP setting)",
+	    dev_name(d));
+}
+
+void rtune_doc_run(const struct rtune_doc_snap *s, const struct rtune_profile *p,
+		   const struct rtune_doc_cfg *cfg, struct rtune_doc_result *r)
+{
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < s->n; i++) {
+		if (s->p[i].s.gone)
+			continue;
+		r_pause_storm(s, i, cfg, r);
+		r_storm_prevention(s, i, r);
+		r_slow_link(s, i, r);
+		r_link_errors(s, i, cfg, r);
+		r_mtu(s, i, p, r);
+		r_ecn(s, i, p, r);
+		r_cnp(s, i, p, r);
+		r_cm_tos(s, i, r);
+		r_pacing(s, i, r);
+	}
+	if (s->lldpad) {
+		struct rtune_doc_finding *f = add(r, "lldpad-running", DOC_WARNING, -1, -1);
+
+		summary(f, "lldpad is running: it runs DCBX and can overwrite the DCB settings");
+		ev_str(f, "process", "lldpad");
+		fix(f, "systemctl disable --now lldpad, or keep it and configure DCB through lldptool only");
+	}
+	for (i = 0; i < s->n; i++)
+		if (!s->p[i].s.gone)
+			r_dcbx(s, i, r);
+}

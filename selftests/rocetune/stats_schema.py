@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Validate `rocetune -j stats` / `-j top` output against its published
 JSON Schema (Documentation/schema/rocetune-stats.v1.json, installed beside
-this script). Reads one or more documents, one per line, on stdin; exit 1
+this script), or another command's: `stats_schema.py rocetune-doctor.v1.json`. Reads one or more documents, one per line, on stdin; exit 1
 with the first error, 0 if all conform (and there was at least one)."""
 import json
 import os
@@ -11,8 +11,9 @@ import sys
 import jsonschema
 
 here = os.path.dirname(os.path.abspath(__file__))
-for path in (os.path.join(here, "rocetune-stats.v1.json"),
-             os.path.join(here, "../../Documentation/schema/rocetune-stats.v1.json")):
+name = sys.argv[1] if len(sys.argv) > 1 else "rocetune-stats.v1.json"
+for path in (os.path.join(here, name),
+             os.path.join(here, "../../Documentation/schema", name)):
     if os.path.exists(path):
         break
 with open(path) as f:

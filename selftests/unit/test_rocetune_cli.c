@@ -288,7 +288,7 @@ static void test_completion(void)
 	snprintf(env, sizeof(env), "cd '%s' && export ROCETUNE_SYSFS='%s'", dir, dir);
 
 	rc = complete(env, "rocetune ");
-	tap_check(rc == 0 && !strcmp(out, "apply\ncheck\ndiff\nhelp\nparams\nshow\nstats\ntop\nverify\nwatch\n"),
+	tap_check(rc == 0 && !strcmp(out, "apply\ncheck\ndiff\ndoctor\nhelp\nparams\nshow\nstats\ntop\nverify\nwatch\n"),
 		  "completes every command: %s", flat());
 	rc = complete(env, "rocetune -");
 	tap_check(rc == 0 && strstr(out, "--json\n") && strstr(out, "--force\n") &&
@@ -329,6 +329,14 @@ static void test_completion(void)
 		  "stats --prometheus FILE dev: the devices: %s", flat());
 	rc = complete(env, "rocetune stats ");
 	tap_check(rc == 0 && !strcmp(out, "dev\n"), "stats: dev, no profile: %s", flat());
+	rc = complete(env, "rocetune doctor --");
+	tap_check(rc == 0 && !strcmp(out, "--error-threshold\n--help\n--interval\n--pause-threshold\n"),
+		  "doctor's own options: %s", flat());
+	rc = complete(env, "rocetune doctor --pause-threshold 500 ");
+	tap_check(rc == 0 && !strcmp(out, "a.conf\nclass\ndev\nsub\n"),
+		  "doctor after a valued option: dev or a profile: %s", flat());
+	rc = complete(env, "rocetune doctor dev ");
+	tap_check(rc == 0 && !strcmp(out, "dcb0\neth9\nrxe0\n"), "doctor dev: the devices: %s", flat());
 	rc = complete(env, "rocetune verify --");
 	tap_check(rc == 0 && !strcmp(out, "--bind\n--dev\n--forever\n--help\n--key\n--listen\n"
 				    "--peer\n--port\n--timeout\n"),

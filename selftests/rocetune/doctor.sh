@@ -1,0 +1,249 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# In-guest tests of `rocetune doctor` on a rocetune_dcbsim device carrying
+# rxe, with rocetune.ko: the host made clean (profiles/soft-roce-lab.conf
+# applied, fq as the root qdisc) is reported clean, with and without the
+# profile; then each fault, injected alone and undone after, is reported
+# as exactly its finding, with its evidence: a pause storm (dcbsim's
+# debugfs rate), storm prevention off (the ethtool tunable), a speed drop
+# (link_speed), rising FCS errors, an MTU that is not the profile's, ECN
+# off and the CNP DSCP on another priority (rocetune.ko's configfs), the
+# RDMA-CM ToS on a priority without PFC, pacing inactive (pfifo_fast),
+# lldpad running (a process of that name), DCBX reported LLD-managed
+# (dcbsim's dcbx_mode). The clean host is clean again at the end. The
+# JSON validates against Documentation/schema/rocetune-doctor.v1.json.
+#
+# On the host it starts itself in a lab guest (args go to lab-run):
+#     selftests/rocetune/doctor.sh [--keep] [--out DIR]
+
+set -uo pipefail
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [[ -z ${LAB_HOST:-} && -x $here/../lab/lab-run ]]; then
+	exec "$here/../lab/lab-run" --hosts 1 --timeout 400 "$@" \
+		--script "1=$here/doctor.sh"
+fi
+
+. "$here/../lib/tap.sh"
+. "$here/../lib/tree.sh"
+
+RT=$RTUNE_TOOL
+DCBSIM=$RTUNE_DCBSIM_KO
+RTKO=$RTUNE_KO
+SCHEMA=$here/stats_schema.py
+W=$(mktemp -d /run/rocetune-doctor.XXXXXX)
+DBG=/sys/kernel/debug/rocetune_dcbsim
+CC=/sys/kernel/config/rocetune/rxe0/ports/1
+CM=/sys/kernel/config/rdma_cm/rxe0
+LLDPAD=
+
+[[ -n $DCBSIM ]] ||
+	tap_skip_all "needs the rocetune_dcbsim test device, a lab module that an installed tree does not have (DCBSIM_KO=PATH)"
+[[ -n $RT && -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune) or not in PATH"
+[[ -f $DCBSIM ]] || tap_skip_all "rocetune_dcbsim.ko not built"
+
+cleanup() {
+	[[ -n $LLDPAD ]] && kill "$LLDPAD" 2>/dev/null
+	rmdir "$CM" 2>/dev/null
+	rdma link delete rxe0 2>/dev/null
+	ip link del dcb0 2>/dev/null
+	rm -rf "$W"
+}
+trap cleanup EXIT
+
+setup() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+	insmod "$DCBSIM" || return 1
+	modprobe rdma_rxe && modprobe rdma_cm || return 1
+	if [[ -n $RTKO ]]; then
+		[[ -f $RTKO ]] && insmod "$RTKO" || return 2
+	else
+		modprobe rocetune 2>/dev/null || return 2
+	fi
+	ip link set eth0 up
+}
+
+mkdevs() {
+	ip link add link eth0 name dcb0 type dcbsim || return 1
+	ip link set dcb0 up || return 1
+	rdma link add rxe0 type rxe netdev dcb0 || return 1
+	for _ in $(seq 50); do
+		[[ -f $CC/pacing ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+setup
+case $? in
+0) ;;
+2) tap_skip_all "needs rocetune.ko (the ECN, CNP and pacing checks read its configfs)";;
+*) tap_skip_all "cannot load dcbsim/rxe/rdma_cm in this guest";;
+esac
+mkdevs || tap_bail "cannot create the dcbsim and rxe test devices"
+D=$DBG/$(cat /sys/class/net/dcb0/ifindex)
+P=$W/soft-roce-lab.conf
+cp "$RTUNE_SRC/profiles/soft-roce-lab.conf" "$P" 2>/dev/null ||
+	cp "$here/profiles/soft-roce-lab.conf" "$P" || tap_bail "no profiles/soft-roce-lab.conf"
+
+# pacing_is WORD: wait (rocetune.ko looks at the qdisc every second) until
+# the port's pacing state starts with WORD.
+pacing_is() {
+	for _ in $(seq 40); do
+		[[ $(cat "$CC/pacing") == "$1"* ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+"$RT" apply "$P" > "$W/apply.out" 2>&1
+rc=$?
+tc qdisc replace dev dcb0 root fq
+if ! { [[ $rc -eq 0 || $rc -eq 2 ]] && pacing_is active; }; then
+	sed 's/^/# /' "$W/apply.out"
+	tap_bail "cannot make the host clean: apply exit $rc, pacing '$(cat "$CC/pacing")'"
+fi
+
+# doc [ARGS]: run `rocetune -j doctor --interval 0.5 ARGS PROFILE` into
+# $W/doc.json; prints "RC CODES", CODES the sorted findings as
+# code[@priority] or "clean".
+doc() {
+	"$RT" -j doctor --interval 0.5 "$@" > "$W/doc.json" 2> "$W/doc.err"
+	local rc=$?
+	echo "$rc $(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+f = sorted(x["code"] + ("" if x["priority"] is None else "@%d" % x["priority"]) for x in d.get("findings", []))
+print(" ".join(f) if f else d["result"])' "$W/doc.json" 2>&1)"
+}
+
+# ev CODE KEY: the evidence KEY of the finding CODE in $W/doc.json
+ev() {
+	python3 -c 'import json,sys
+for x in json.load(open(sys.argv[1]))["findings"]:
+    if x["code"] == sys.argv[2]:
+        v = x["evidence"].get(sys.argv[3])
+        print("%g" % v if isinstance(v, (int, float)) else v)' "$W/doc.json" "$1" "$2"
+}
+
+# within V LO HI
+within() { python3 -c 'import sys; v, lo, hi = map(float, sys.argv[1:]); sys.exit(not lo <= v <= hi)' "$1" "$2" "$3" 2>/dev/null; }
+
+# ------------------------------------------------------------ clean
+tap_eq "clean host, with the profile: exit 0, no findings" "0 clean" "$(doc "$P")"
+tap_ok "the clean document validates against rocetune-doctor.v1.json" \
+	sh -c "python3 '$SCHEMA' rocetune-doctor.v1.json < '$W/doc.json'"
+tap_eq "clean host, without a profile: exit 0, no findings" "0 clean" "$(doc)"
+out=$("$RT" doctor --interval 0.2 "$P" 2>&1)
+tap_eq "text output says clean" "clean: no findings" "$(printf '%s\n' "$out" | tail -1)"
+
+# ------------------------------------------------------------ pause storm
+echo 20000 > "$D/counters/pause_rx_prio3/rate"
+tap_eq "pause storm (20000 PFC frames/s received on priority 3): exit 3, pause-storm@3 only" \
+	"3 pause-storm@3" "$(doc "$P")"
+r=$(ev pause-storm received_per_s)
+if within "$r" 18000 22000 && [[ $(ev pause-storm pfc_prevention_tout_ms) == 8000 ]]; then
+	tap_pass "pause storm evidence: received ${r}/s, pfc-prevention-tout 8000 ms"
+else
+	tap_fail "pause storm evidence" "received_per_s $r, tout $(ev pause-storm pfc_prevention_tout_ms)"
+fi
+tap_ok "the findings document validates against rocetune-doctor.v1.json" \
+	sh -c "python3 '$SCHEMA' rocetune-doctor.v1.json < '$W/doc.json'"
+echo 0 > "$D/counters/pause_rx_prio3/rate"
+tap_eq "pause storm over: clean again (the totals stay, the rate is 0)" "0 clean" "$(doc "$P")"
+
+# ------------------------------------------------ storm prevention off
+if ethtool --set-tunable dcb0 pfc-prevention-tout 0 2>/dev/null; then
+	tap_eq "pfc-prevention-tout 0 with PFC on: exit 2, storm-prevention-off only" \
+		"2 storm-prevention-off" "$(doc "$P")"
+	ethtool --set-tunable dcb0 pfc-prevention-tout 8000	# dcbsim's default
+else
+	tap_skip "storm prevention off" "ethtool cannot set the pfc-prevention-tout tunable"
+fi
+
+# ------------------------------------------------------------ speed drop
+echo 50000 > "$D/link_speed"
+tap_eq "link trained down to 50000 Mb/s: exit 2, slow-link only" "2 slow-link" "$(doc "$P")"
+tap_eq "slow-link evidence: speed 50000, advertised 100000" "50000 100000" \
+	"$(ev slow-link speed_mbps) $(ev slow-link advertised_speed_mbps)"
+echo 100000 > "$D/link_speed"
+
+# ------------------------------------------------------------ FCS errors
+echo 100 > "$D/counters/fcs_errors/rate"
+tap_eq "FCS errors rising (100/s): exit 3, link-errors only" "3 link-errors" "$(doc "$P")"
+r=$(ev link-errors fcs_errors_per_s)
+if within "$r" 80 120; then
+	tap_pass "link-errors evidence: ${r} FCS errors/s"
+else
+	tap_fail "link-errors evidence" "fcs_errors_per_s $r"
+fi
+echo 0 > "$D/counters/fcs_errors/rate"
+
+# ------------------------------------------------------------ MTU
+ip link set dcb0 mtu 1400
+tap_eq "MTU 1400, the profile says 1500: exit 3, mtu-mismatch only" "3 mtu-mismatch" "$(doc "$P")"
+tap_eq "mtu-mismatch evidence: netdev 1400, profile 1500, RoCE MTU 1024" "1400 1500 1024" \
+	"$(ev mtu-mismatch netdev_mtu) $(ev mtu-mismatch profile_mtu) $(ev mtu-mismatch roce_mtu)"
+tap_eq "without the profile the MTU is no finding" "0 clean" "$(doc)"
+ip link set dcb0 mtu 1500
+
+# ------------------------------------------------------------ CC via configfs
+# stage PARAM VALUE: stage one value and commit it
+stage() { echo "$2" > "$CC/cc/staged/$1" && echo 1 > "$CC/cc/commit"; }
+
+stage ecn_enabled_prios none
+tap_eq "ECN off (ecn_enabled_prios none): exit 3, ecn-off@3 only" "3 ecn-off@3" "$(doc "$P")"
+tap_eq "ecn-off evidence: ecn_enabled_prios none, RoCE priority 3" "none 3" \
+	"$(ev ecn-off ecn_enabled_prios) $(ev ecn-off roce_priority)"
+stage ecn_enabled_prios 3
+
+stage np_cnp_dscp 40
+tap_eq "CNP DSCP 40 (priority 5 by the map) while CNPs are priority 6: exit 3, cnp-dscp-unmapped@6 only" \
+	"3 cnp-dscp-unmapped@6" "$(doc "$P")"
+tap_eq "cnp-dscp-unmapped evidence: DSCP 40, mapped to 5" "40 5" \
+	"$(ev cnp-dscp-unmapped np_cnp_dscp) $(ev cnp-dscp-unmapped mapped_priority)"
+stage np_cnp_dscp 48
+
+# ------------------------------------------------------------ RDMA-CM ToS
+mkdir -p "$CM"	# rdma_cm's group exists while held; the ToS outlives it
+tos=$(cat "$CM/ports/1/default_roce_tos")
+echo 0 > "$CM/ports/1/default_roce_tos"
+tap_eq "RDMA-CM ToS 0 (DSCP 0, priority 0, no PFC): exit 3, cm-tos-lossy@0 only" \
+	"3 cm-tos-lossy@0" "$(doc "$P")"
+tap_ok "cm-tos-lossy fix names a ToS of priority 3 (DSCP 24-31)" \
+	sh -c "python3 -c 'import json,sys
+f = [x for x in json.load(open(sys.argv[1]))[\"findings\"] if x[\"code\"] == \"cm-tos-lossy\"][0][\"fix\"]
+sys.exit(0 if \"priority 3\" in f else f)' '$W/doc.json'"
+echo "$tos" > "$CM/ports/1/default_roce_tos"
+
+# ------------------------------------------------------------ pacing
+tc qdisc replace dev dcb0 root pfifo_fast
+if pacing_is inactive; then
+	tap_eq "root qdisc pfifo_fast: exit 2, pacing-inactive only" "2 pacing-inactive" "$(doc "$P")"
+	tap_eq "pacing-inactive evidence: the qdisc" "pfifo_fast" "$(ev pacing-inactive root_qdisc)"
+else
+	tap_fail "pacing inactive with pfifo_fast" "rocetune.ko's pacing reads '$(cat "$CC/pacing")'"
+fi
+tc qdisc replace dev dcb0 root fq
+pacing_is active || tap_diag "pacing did not come back to active: $(cat "$CC/pacing")"
+
+# ------------------------------------------------------------ lldpad
+cp "$(command -v sleep)" "$W/lldpad"
+"$W/lldpad" 60 &
+LLDPAD=$!
+sleep 0.2
+tap_eq "a process named lldpad: exit 2, lldpad-running only" "2 lldpad-running" "$(doc "$P")"
+kill "$LLDPAD"
+wait "$LLDPAD" 2>/dev/null
+LLDPAD=
+
+# ------------------------------------------------------------ DCBX
+echo lld > "$D/dcbx_mode"
+tap_eq "DCBX reported LLD-managed: exit 2, dcbx-not-host only" "2 dcbx-not-host" "$(doc "$P")"
+echo host > "$D/dcbx_mode"
+
+# ------------------------------------------------------------ clean again
+tap_eq "every fault undone: clean again, exit 0" "0 clean" "$(doc "$P")"
+tap_eq "a bad profile: exit 1, result invalid-profile" "1 invalid-profile" \
+	"$(printf '[link]\nmtu = 9\n' > "$W/bad.conf"; doc "$W/bad.conf")"
+tap_done

@@ -257,6 +257,30 @@ static void ethtool(void)
 	nla_put_u32(m, ETHTOOL_A_LINKMODES_SPEED, 100000);
 	nla_put_u8(m, ETHTOOL_A_LINKMODES_DUPLEX, 1);
 	put_msg("ethtool", "linkmodes", 0, m);
+	/* a port trained down: 50G on 2 lanes, advertising 100G on 4 (verbose bitset) */
+	m = eth_reply(ETHTOOL_MSG_LINKMODES_GET_REPLY);
+	nla_put_u32(m, ETHTOOL_A_LINKMODES_SPEED, 50000);
+	nla_put_u32(m, ETHTOOL_A_LINKMODES_LANES, 2);
+	n = nla_nest_start(m, ETHTOOL_A_LINKMODES_OURS);
+	nla_put_u32(m, ETHTOOL_A_BITSET_SIZE, 100);
+	s = nla_nest_start(m, ETHTOOL_A_BITSET_BITS);
+	{
+		static const char *const names[] = { "100000baseCR4/Full", "50000baseCR2/Full",
+						     "Autoneg" };
+		unsigned int k;
+
+		for (k = 0; k < 3; k++) {
+			struct nlattr *b = nla_nest_start(m, ETHTOOL_A_BITSET_BITS_BIT);
+
+			nla_put_u32(m, ETHTOOL_A_BITSET_BIT_INDEX, k);
+			nla_put_string(m, ETHTOOL_A_BITSET_BIT_NAME, names[k]);
+			nla_put_flag(m, ETHTOOL_A_BITSET_BIT_VALUE);
+			nla_nest_end(m, b);
+		}
+	}
+	nla_nest_end(m, s);
+	nla_nest_end(m, n);
+	put_msg("ethtool", "linkmodes-ours", 0, m);
 	m = eth_reply(ETHTOOL_MSG_LINKSTATE_GET_REPLY);
 	nla_put_u8(m, ETHTOOL_A_LINKSTATE_LINK, 1);
 	nla_put_u32(m, 6, 3);	/* ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT (6.2) */

@@ -322,9 +322,10 @@ void rtune_ethtool_read(struct rtune_ethtool *et, const char *ifname, struct rtu
 
 int rtune_ethtool_pfc_tout(const char *ifname, uint16_t *ms)
 {
-	struct {
+	/* struct ethtool_tunable ends in a flexible array: the u16 follows it */
+	union {
 		struct ethtool_tunable t;
-		uint16_t v;
+		uint8_t b[sizeof(struct ethtool_tunable) + sizeof(uint16_t)];
 	} req = { .t = { .cmd = ETHTOOL_GTUNABLE, .id = ETHTOOL_PFC_PREVENTION_TOUT,
 			 .type_id = ETHTOOL_TUNABLE_U16, .len = sizeof(uint16_t) } };
 	struct ifreq ifr = { 0 };
@@ -341,6 +342,6 @@ int rtune_ethtool_pfc_tout(const char *ifname, uint16_t *ms)
 		err = errno == EINVAL ? -EOPNOTSUPP : -errno;	/* drivers say EINVAL */
 	close(fd);
 	if (!err)
-		*ms = req.v;
+		memcpy(ms, req.b + sizeof(req.t), sizeof(*ms));
 	return err;
 }

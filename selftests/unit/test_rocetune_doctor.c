@@ -314,7 +314,9 @@ static void test_json(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	char *line, *nl = NULL;
 	struct jw j;
+	int ok;
 
 	clean(&s, &d);
 	d.s.pfc_rx_rate[3] = 20000;
@@ -331,13 +333,28 @@ static void test_json(void)
 	if (buf && !strstr(buf, "\"code\":\"pause-storm\""))
 		tap_diag("%s", buf);
 	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	rtune_doc_text(f, &s, &res);
+	fclose(f);
+	ok = tap_check(buf && strstr(buf, "  dcb0 (rxe0/1)\n") && strstr(buf, "1 finding: 1 error, 0 warnings\n") &&
+		  strstr(buf, "\nerror   pause-storm: dcb0: PFC pause storm on priority 3: 20000 pause frames/s received (threshold 1000/s)\n") &&
+		  strstr(buf, "  evidence: sent_per_s=0 received_per_s=20000 ") &&
+		  strstr(buf, " interval_s=0.5 pfc_prevention_tout_ms=8000\n  fix: the peer or switch"),
+		  "text: the device, the count, the finding, its evidence and fix");
+	for (line = buf; !ok && line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		tap_diag("%.*s", nl ? (int)(nl - line) : (int)strlen(line), line);
+	}
+	free(buf);
 }
 
 int main(void)
 {
 	struct rtune_diags dg = { 0 };
 
-	tap_plan(54);
+	tap_plan(55);
 	if (profile_parse_text("lab.conf", lab_profile, sizeof(lab_profile) - 1, &prof, &dg) ||
 	    profile_validate(&prof, &dg)) {
 		diag_print(&dg, stdout);

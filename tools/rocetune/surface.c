@@ -454,13 +454,14 @@ void surface_parse_dump(const struct rtune_surface *sf, const char *text, uint32
 
 		snprintf(l, sizeof(l), "%.*s", (int)(n < sizeof(l) ? n : sizeof(l) - 1), line);
 		line = nl ? nl + 1 : NULL;
-		/* "description (key)<tabs>: value" */
-		lp = strrchr(l, '(');
-		colon = strrchr(l, ':');
-		if (!lp || !colon || colon < lp)
+		/* "description (key)<tabs>: value", the value may have "(" too */
+		colon = strchr(l, ':');
+		if (!colon)
 			continue;
+		for (lp = colon; lp > l && *lp != '('; lp--)
+			;
 		rp = strchr(lp, ')');
-		if (!rp || rp > colon || (size_t)(rp - lp - 1) >= sizeof(key))
+		if (*lp != '(' || !rp || rp > colon || (size_t)(rp - lp - 1) >= sizeof(key))
 			continue;
 		snprintf(key, sizeof(key), "%.*s", (int)(rp - lp - 1), lp + 1);
 		colon++;
@@ -888,7 +889,7 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 		return -EIO;
 	}
 	if (fwbad[0]) {
-		snprintf(a->why, sizeof(a->why), "read-back of %s: %s", sf->dump, fwbad);
+		snprintf(a->why, sizeof(a->why), "read-back of %s: %.170s", sf->dump, fwbad);
 		return -EIO;
 	}
 	return 0;

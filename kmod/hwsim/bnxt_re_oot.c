@@ -13,8 +13,9 @@
  *   ext_settings and the chip-specific extensions;
  * - a read prints the driver's cached value with "%#x\n" ("0" for 0);
  * - a store parses sscanf("%x") without looking at the result (hex with
- *   or without 0x; hwsim takes a non-number as 0 where the driver uses
- *   an uninitialised value), checks what the driver checks (cnp_dscp and
+ *   or without 0x; hwsim parses with kstrtouint base 16 and takes a
+ *   non-number, or trailing junk sscanf would skip, as 0 where the
+ *   driver uses an uninitialised value or the leading digits), checks what the driver checks (cnp_dscp and
  *   roce_dscp at most 0x3f, ecn_marking below 3, cc_mode at most 1,
  *   time_pph 1..0xf, pkts_pph 1..0xff; cnp_prio and roce_prio check the
  *   value they replace, not the new one, and keep its low 3 bits), cuts
@@ -150,8 +151,8 @@ static ssize_t hwsim_oot_store(struct config_item *item, const char *page,
 	unsigned int v = 0;
 	int ret;
 
-	/* as the driver: the result of sscanf is not looked at */
-	if (sscanf(page, "%x", &v) != 1)
+	/* the driver's sscanf("%x") is not checked: a non-number is 0 here */
+	if (kstrtouint(page, 16, &v))
 		v = 0;
 	if ((p->check == OOT_MAX && v > p->max) ||
 	    (p->check == OOT_RANGE && (v < 1 || v > p->max)))
@@ -226,7 +227,7 @@ static ssize_t hwsim_oot_apply_store(struct config_item *item, const char *page,
 	unsigned int v = 0;
 	int ret = 0, i;
 
-	if (sscanf(page, "%x", &v) != 1)
+	if (kstrtouint(page, 16, &v))
 		v = 0;
 	mutex_lock(&d->lock);
 	if (v != 1 || !o->pending)
@@ -378,8 +379,10 @@ static int hwsim_oot_create(struct hwsim_dev *d)
 	if (!o)
 		return -ENOMEM;
 	/* the driver fills its cache from the firmware at load */
-	for (i = 0; i < OOT_NPARAMS; i++)
-		o->cache[i] = o->fw[i] = hwsim_oot_params[i].start;
+	for (i = 0; i < OOT_NPARAMS; i++) {
+		o->cache[i] = hwsim_oot_params[i].start;
+		o->fw[i] = o->cache[i];
+	}
 	d->priv = o;
 	debugfs_create_atomic_t("groups", 0444, d->dir, &d->users);
 	return 0;

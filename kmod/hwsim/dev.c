@@ -38,6 +38,7 @@ static const struct hwsim_surface *const hwsim_surfaces[] = {
 	&hwsim_bnxt_re,
 	&hwsim_mlx5_ofed,
 	&hwsim_irdma,
+	&hwsim_bnxt_re_oot,
 };
 
 static struct dentry *hwsim_root;

@@ -18,6 +18,9 @@
  *            it under /sys/class/net/<netdev>/
  *   irdma.c  Intel's out-of-tree irdma surface: a configfs subsystem whose
  *            groups are made with mkdir, as its configfs.c has it
+ *   bnxt_re_oot.c  Broadcom's out-of-tree bnxt_re surface: configfs
+ *            bnxt_re/<ibdev>/ports/1/cc/, staged until "apply"
+ *   cfs.c    the configfs subsystem of device groups both of those use
  *
  * Adding a vendor is one file with a struct hwsim_surface and its line in
  * dev.c's hwsim_surfaces[] (Documentation/hardware.rst).
@@ -26,6 +29,7 @@
 #define _HWSIM_H
 
 #include <linux/atomic.h>
+#include <linux/configfs.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -106,6 +110,21 @@ enum hwsim_admit {
 	HWSIM_IGNORE,			/* report success, store nothing */
 };
 
+/*
+ * A configfs subsystem whose mkdir'ed groups are devices (cfs.c). @make
+ * builds the group of device @d named @name (a reference on @d, which
+ * the group's item release drops with hwsim_dev_put()), or ERR_PTR.
+ */
+struct hwsim_cfs {
+	struct configfs_subsystem subsys;
+	const struct hwsim_surface *sf;
+	struct config_group *(*make)(struct hwsim_dev *d, const char *name);
+};
+
+/* cfs.c */
+int hwsim_cfs_register(struct hwsim_cfs *c, const char *name);
+void hwsim_cfs_unregister(struct hwsim_cfs *c);
+
 /* dev.c */
 struct hwsim_dev *hwsim_dev_get(const struct hwsim_surface *sf, const char *id);
 void hwsim_dev_put(struct hwsim_dev *d);
@@ -123,5 +142,6 @@ extern const struct hwsim_surface hwsim_mlx5;
 extern const struct hwsim_surface hwsim_bnxt_re;
 extern const struct hwsim_surface hwsim_mlx5_ofed;
 extern const struct hwsim_surface hwsim_irdma;
+extern const struct hwsim_surface hwsim_bnxt_re_oot;
 
 #endif /* _HWSIM_H */

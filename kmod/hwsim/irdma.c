@@ -22,9 +22,7 @@
  * that forgets its rmdir shows there.
  *
  * Locking: the values under hwsim_dev.lock (each show and store); the
- * groups count is hwsim_dev.users, changed under hwsim_devs_lock
- * (hwsim_dev_get()/hwsim_dev_put()). configfs calls make_group with its
- * subsystem mutex held; hwsim_devs_lock nests inside it, never around it.
+ * groups count is hwsim_dev.users (cfs.c, the subsystem and its mkdir).
  */
 #include <linux/configfs.h>
 #include <linux/debugfs.h>
@@ -157,59 +155,35 @@ static const struct config_item_type hwsim_irdma_grp_type = {
 	.ct_owner	= THIS_MODULE,
 };
 
-static struct config_group *hwsim_irdma_make_group(struct config_group *parent,
-						   const char *name)
+static struct hwsim_cfs hwsim_irdma_cfs;
+
+static struct config_group *hwsim_irdma_make(struct hwsim_dev *d, const char *name)
 {
 	struct hwsim_irdma_grp *g;
-	struct hwsim_dev *d;
 
-	d = hwsim_dev_get(&hwsim_irdma, name);
-	if (!d)
-		return ERR_PTR(-ENODEV);
 	g = kzalloc(sizeof(*g), GFP_KERNEL);
-	if (!g) {
-		hwsim_dev_put(d);
+	if (!g)
 		return ERR_PTR(-ENOMEM);
-	}
 	g->d = d;
 	config_group_init_type_name(&g->group, name, &hwsim_irdma_grp_type);
 	return &g->group;
 }
 
-static struct configfs_group_operations hwsim_irdma_subsys_ops = {
-	.make_group	= hwsim_irdma_make_group,
-};
-
-static const struct config_item_type hwsim_irdma_subsys_type = {
-	.ct_group_ops	= &hwsim_irdma_subsys_ops,
-	.ct_owner	= THIS_MODULE,
-};
-
 /* A configfs name is at most CONFIGFS_ITEM_NAME_LEN bytes, NUL included
- * (a longer initializer would silently lose the NUL). */
+ * (a longer name would silently lose its NUL). */
 #define HWSIM_IRDMA_SUBSYS "rtune_hwsim_irdma"
 static_assert(sizeof(HWSIM_IRDMA_SUBSYS) <= CONFIGFS_ITEM_NAME_LEN);
 
-static struct configfs_subsystem hwsim_irdma_subsys = {
-	.su_group = {
-		.cg_item = {
-			.ci_namebuf	= HWSIM_IRDMA_SUBSYS,
-			.ci_type	= &hwsim_irdma_subsys_type,
-		},
-	},
-};
-
 static int hwsim_irdma_init(void)
 {
-	config_group_init(&hwsim_irdma_subsys.su_group);
-	mutex_init(&hwsim_irdma_subsys.su_mutex);
-	return configfs_register_subsystem(&hwsim_irdma_subsys);
+	hwsim_irdma_cfs.sf = &hwsim_irdma;
+	hwsim_irdma_cfs.make = hwsim_irdma_make;
+	return hwsim_cfs_register(&hwsim_irdma_cfs, HWSIM_IRDMA_SUBSYS);
 }
 
 static void hwsim_irdma_exit(void)
 {
-	configfs_unregister_subsystem(&hwsim_irdma_subsys);
-	mutex_destroy(&hwsim_irdma_subsys.su_mutex);
+	hwsim_cfs_unregister(&hwsim_irdma_cfs);
 }
 
 static int hwsim_irdma_create(struct hwsim_dev *d)

@@ -14,6 +14,12 @@
 #                           the suite when that fails
 #   hwsim_done              remove rxe0, rmmod (a TAP check) and W
 #   jfield EXPR <json       one field of the JSON on stdin (python3)
+#   fault_reset DIR         every fault knob in DIR back to off
+#   first_note FILE CODE [TEXT...]
+#                           true if the first error of apply's JSON in FILE
+#                           has code CODE (or, CODE a warning, there is a
+#                           note with that code) and its message has each
+#                           TEXT
 
 . "$here/../lib/tap.sh"
 . "$here/../lib/tree.sh"
@@ -39,6 +45,29 @@ W=$(mktemp -d /run/rocetune-hwsim.XXXXXX)
 export ROCETUNE_STATE_DIR=$W/state
 
 jfield() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+fault_reset() {
+	echo 0 > "$1/ignore_writes"
+	echo 0 > "$1/fail_sticky"
+	echo -1 > "$1/fail_after"
+	echo 0 > "$1/lockdown"
+	echo 0 > "$1/delay_ms"
+}
+
+first_note() {
+	python3 - "$@" <<'EOP'
+import json, sys
+d = json.load(open(sys.argv[1]))
+code, texts = sys.argv[2], sys.argv[3:]
+notes = d["host_notes"] + [x for v in d["devices"] for x in v["notes"]]
+errs = [x for x in notes if x["severity"] == "error"]
+n = [x for x in notes if x["code"] == code]
+pick = errs[0] if errs and errs[0]["code"] == code else (n[0] if n and not errs else None)
+if pick is None or not all(t in pick["message"] for t in texts):
+    print("# notes:", notes)
+    sys.exit(1)
+EOP
+}
 
 hwsim_setup() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug

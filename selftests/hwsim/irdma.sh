@@ -104,9 +104,7 @@ fault_case() {	# DESC KNOBS WHY
 	for k in $knobs; do echo "${k#*=}" > "$FAULT/${k%%=*}"; done
 	out=$("$RT" --json apply "$EX"); rc=$?
 	printf '%s' "$out" > "$W/fault.json"
-	echo 0 > "$FAULT/ignore_writes"
-	echo 0 > "$FAULT/fail_sticky"
-	echo -1 > "$FAULT/fail_after"
+	fault_reset "$FAULT"
 	tap_eq "$desc: apply fails and rolls back (exit 1)" 1 "$rc"
 	tap_ok "$desc: the error says why (...$why...)" grep -q -- "$why" "$W/fault.json"
 	tap_eq "$desc: no group left behind, roce_dcqcn_enable still 0" "0 0" \

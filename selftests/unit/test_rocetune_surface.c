@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../lib/tap.h"
+#include "../../tools/rocetune/cfs.h"
 #include "../../tools/rocetune/obj.h"
 #include "../../tools/rocetune/surface.h"
 
@@ -113,7 +114,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(51);
+	tap_plan(61);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();
@@ -588,6 +589,116 @@ int main(void)
 		tap_check(!r.cc_ok && r.hw.err == -ENOENT && strstr(buf, "out-of-tree irdma"),
 			  "irdma: no configfs subsystem: %s", buf);
 		unsetenv(RTUNE_ENV_TEST_IRDMA_CONFIGFS);
+	}
+
+	/* Broadcom's out-of-tree bnxt_re: configfs group, "%#x" files, staged */
+	{
+		static const char *const oot[17] = {
+			"ecn_enable", "ecn_marking", "cc_mode", "cnp_dscp", "cnp_prio", "roce_dscp",
+			"roce_prio", "g", "init_cr", "init_tr", "inact_th", "nph_per_state",
+			"time_pph", "pkts_pph", "rtt", "tcp_cp", "disable_prio_vlan_tx",
+		};
+		static const char *const val[17] = {
+			"0x1\n", "0x1\n", "0\n", "0x30\n", "0x7\n", "0x1a\n", "0x3\n", "0x8\n",
+			"0x3c0\n", "0x3c0\n", "0x2710\n", "0x4\n", "0x3\n", "0x4\n", "0x2d\n",
+			"0x3ff\n", "0\n",
+		};
+		const struct rtune_surface *sf = &rtune_surface_bnxt_re_oot;
+		char cfs[128], grp[200], p[400], sd[160];
+		uint32_t raw[RTUNE_SURF_MAX_FILES] = { 0 }, valid;
+		struct rtune_link r;
+		int i;
+
+		snprintf(cfs, sizeof(cfs), "%s/bnxt_re", root);
+		mkdir(cfs, 0700);
+		snprintf(sd, sizeof(sd), "%s/state", root);
+		setenv("ROCETUNE_STATE_DIR", sd, 1);
+		setenv(RTUNE_ENV_TEST_BNXT_RE_CONFIGFS, cfs, 1);
+		setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=bnxt_re_oot/rxe0", 1);
+		snprintf(grp, sizeof(grp), "%s/rxe0", cfs);
+		mkdir(grp, 0700);
+		snprintf(p, sizeof(p), "%s/ports", grp);
+		mkdir(p, 0700);
+		snprintf(p, sizeof(p), "%s/ports/1", grp);
+		mkdir(p, 0700);
+		snprintf(dir, sizeof(dir), "%s/ports/1/cc", grp);
+		mkdir(dir, 0700);
+		for (i = 0; i < 17; i++)
+			put(oot[i], val[i]);
+		dev(&r);
+		tap_check(r.cc_ok && r.hw.sf == sf && r.hw.raw_valid == 0x1ffff &&
+			  r.hw.raw[3] == 48 && r.hw.raw[2] == 0 && r.hw.raw[10] == 10000 &&
+			  r.cc.v[RTUNE_P_NP_CNP_DSCP] == 48 && r.cc.v[RTUNE_P_NP_CNP_PRIO] == 7 &&
+			  r.cc.v[RTUNE_P_RP_ENABLED_PRIOS] == 0xff && r.cc.v[RTUNE_P_ECN_CODEPOINT] == 1 &&
+			  !strcmp(r.cc_backend, "bnxt_re-configfs"),
+			  "bnxt_re oot: the 17 files read as %%#x (0 and 0x..), mapped to neutral values");
+		put("cnp_dscp", "48\n");
+		dev(&r);
+		surface_why(&r, buf, sizeof(buf));
+		tap_check(!r.cc_ok && r.hw.err == -EPROTO && strstr(buf, "%#x"),
+			  "bnxt_re oot: a file not in %%#x is refused: %s", buf);
+		put("cnp_dscp", "0x30\n");
+		put("apply", "ecn status (ecn_enable)\t\t\t\t\t: Enabled\n"
+		    "ecn marking (ecn_marking)\t\t\t\t: ECT(0)\n"
+		    "congestion control mode (cc_mode)\t\t\t: DCQCN-D\n"
+		    "send priority vlan (VLAN 0)\t\t\t\t: Enabled\n"
+		    "running avg. weight(g)\t\t\t\t\t: 8\n"
+		    "inactivity threshold (inact_th)\t\t\t\t: 10000 usec\n"
+		    "initial current rate (init_cr)\t\t\t\t: 0x3c0\n"
+		    "cnp dscp (cnp_dscp)\t\t\t\t\t: 46\n"
+		    "tcp congestion probability\t\t: 0x3ff\n");
+		snprintf(p, sizeof(p), "%s/apply", dir);
+		{
+			char text[1024];
+
+			cfs_read(p, text, sizeof(text));
+			surface_parse_dump(sf, text, raw, &valid);
+		}
+		tap_check(valid == ((1u << 0) | (1u << 1) | (1u << 2) | (1u << 7) | (1u << 10) |
+				    (1u << 8) | (1u << 3)) &&
+			  raw[0] == 1 && raw[1] == 2 && raw[2] == 0 && raw[7] == 8 && raw[10] == 10000 &&
+			  raw[8] == 0x3c0 && raw[3] == 46,
+			  "bnxt_re oot: cat apply parsed (words, %%u, usec, %%#x; lines without a key skipped)");
+		dev(&r);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nnp_cnp_dscp = 46\nnp_cnp_prio = 5\n"
+			 "ecn_codepoint = 2\n", &r, &pl);
+		buf[0] = '\0';
+		if (pl.n == 1)
+			act_describe(&pl.a[0], buf, sizeof(buf));
+		tap_check(pl.nerr == 0 && strstr(buf, "ports/1/cc/ecn_marking 1 -> 2") &&
+			  strstr(buf, "ports/1/cc/cnp_dscp 48 -> 46") &&
+			  note(&pl, "cc-not-in-firmware", "ports/1/cc/ecn_marking: the firmware has 2, the file 1"),
+			  "bnxt_re oot: markings planned; a cache differing from the firmware is a warning: %s",
+			  buf);
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_hyper_increase_kbps = 50000\n", &r, &pl);
+		tap_check(pl.nerr == 1 && pl.n == 0 && note(&pl, "cc-unsupported", "own algorithm"),
+			  "bnxt_re oot: DCQCN rate parameters refused, nothing planned");
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = none\nnp_cnp_dscp = 46\n",
+			 &r, &pl);
+		tap_check(pl.nerr == 1 && pl.n == 0 && note(&pl, "cc-unsupported", "resets cnp_dscp"),
+			  "bnxt_re oot: CNP marking with CC off refused (the apply would reset it)");
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = 3\n", &r, &pl);
+		tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "0-7 or none only"),
+			  "bnxt_re oot: one priority refused (one switch)");
+		plan_free(&pl);
+		plan_for("[match]\nrdma_device = rxe0\n[cc]\nnp_min_cnp_interval_us = 4\n", &r, &pl);
+		tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "P5/P7"),
+			  "bnxt_re oot: extended-set parameters refused with the reason");
+		plan_free(&pl);
+
+		/* a bnxt_en device finds the out-of-tree surface when its configfs is there */
+		setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=bnxt_re/0000:fd:00.0", 1);
+		dev(&r);
+		tap_check(r.hw.sf == sf && !strcmp(r.hw.id, "rxe0"),
+			  "bnxt_re oot: preferred to debugfs when bnxt_re's configfs exists");
+		setenv(RTUNE_ENV_TEST_BNXT_RE_CONFIGFS, "/nonexistent/bnxt_re", 1);
+		dev(&r);
+		tap_check(r.hw.sf == &rtune_surface_bnxt_re, "bnxt_re oot: else the upstream debugfs");
+		unsetenv(RTUNE_ENV_TEST_BNXT_RE_CONFIGFS);
+		unsetenv(RTUNE_ENV_TEST_SURFACE);
 	}
 
 	snprintf(dir, sizeof(dir), "%s/mlx5/0000:fe:00.0/cc_params", root);

@@ -13,6 +13,7 @@
  * ROCETUNE_TEST_SURFACE ("ibdev=surface/ID[,...]") assigns a surface to
  * an RDMA device whatever its driver (Documentation/hardware.rst).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -34,6 +35,7 @@ static const struct rtune_surface *const surfaces[] = {
 	&rtune_surface_mlx5_ofed,
 	&rtune_surface_bnxt_re,
 	&rtune_surface_irdma,
+	&rtune_surface_bnxt_re_oot,
 	NULL,
 };
 
@@ -54,12 +56,12 @@ static const char *sysfs_net_root(void)
 /* Where the configfs groups of @sf are made: <configfs>/<name>. */
 static void group_root(const struct rtune_surface *sf, char *buf, size_t len)
 {
-	const char *r = getenv(RTUNE_ENV_TEST_IRDMA_CONFIGFS);
+	const char *r = sf->test_env ? getenv(sf->test_env) : NULL;
 
-	if (sf == &rtune_surface_irdma && r && *r)
+	if (r && *r)
 		snprintf(buf, len, "%s", r);
 	else
-		snprintf(buf, len, "%s/%s", rtune_configfs_root(), sf->name);
+		snprintf(buf, len, "%s/%s", rtune_configfs_root(), sf->group ? sf->group : sf->name);
 }
 
 static void surface_dir(const struct rtune_surface *sf, const char *id, char *buf, size_t len)
@@ -152,6 +154,25 @@ static void prefer_ofed(const char *netdev, const struct rtune_surface **sf, cha
 	snprintf(id, idlen, "%s", netdev);
 }
 
+/*
+ * A bnxt_en device whose driver is Broadcom's out-of-tree bnxt_re, which
+ * has configfs bnxt_re/ (and no upstream debugfs cc_config/), uses that:
+ * the group is the RDMA device's name.
+ */
+static void prefer_bnxt_oot(const char *ibdev, const struct rtune_surface **sf, char *id,
+			    size_t idlen)
+{
+	char root[PATH_MAX];
+
+	if (*sf != &rtune_surface_bnxt_re)
+		return;
+	group_root(&rtune_surface_bnxt_re_oot, root, sizeof(root));
+	if (access(root, F_OK))
+		return;
+	*sf = &rtune_surface_bnxt_re_oot;
+	snprintf(id, idlen, "%s", ibdev);
+}
+
 static void probe(const char *ibdev, const char *netdev, struct rtune_hwcc *hw)
 {
 	char path[PATH_MAX], drv[64], id[32];
@@ -171,6 +192,7 @@ static void probe(const char *ibdev, const char *netdev, struct rtune_hwcc *hw)
 			return;
 	}
 	prefer_ofed(netdev, &sf, id, sizeof(id), hw);
+	prefer_bnxt_oot(ibdev, &sf, id, sizeof(id));
 	hw->sf = sf;
 	snprintf(hw->id, sizeof(hw->id), "%s", id);
 	surface_dir(sf, id, hw->dir, sizeof(hw->dir));
@@ -190,6 +212,31 @@ static int parse_u32(const char *s, uint32_t *v)
 		return -EPROTO;
 	*v = (uint32_t)x;
 	return 0;
+}
+
+/* As the driver prints "%#x": "0", or "0x" and lower-case hex digits. */
+static int parse_hex(const char *s, uint32_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!strcmp(s, "0")) {
+		*v = 0;
+		return 0;
+	}
+	if (strncmp(s, "0x", 2) || !isxdigit((unsigned char)s[2]))
+		return -EPROTO;
+	errno = 0;
+	x = strtoull(s + 2, &end, 16);
+	if (errno || *end || x > UINT32_MAX)
+		return -EPROTO;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int parse_raw(const struct rtune_surface *sf, const char *s, uint32_t *v)
+{
+	return sf->hex ? parse_hex(s, v) : parse_u32(s, v);
 }
 
 /*
@@ -242,7 +289,7 @@ static int read_raw(struct rtune_hwcc *hw)
 		} else {
 			err = cfs_read(path, buf, sizeof(buf));
 			if (!err)
-				err = parse_u32(buf, &hw->raw[i]);
+				err = parse_raw(sf, buf, &hw->raw[i]);
 			/* the mode is the driver's answer to "can this be written?" */
 			if (!err && sf->ro_by_mode && !stat(path, &st) && !(st.st_mode & 0222))
 				hw->ro = true;
@@ -392,6 +439,72 @@ static uint32_t shown_after(const struct rtune_surface *sf, int w, uint32_t v, i
 	return w == file ? v : cur;
 }
 
+void surface_parse_dump(const struct rtune_surface *sf, const char *text, uint32_t *raw,
+			uint32_t *valid)
+{
+	const char *line = text;
+
+	*valid = 0;
+	while (line && *line) {
+		const char *nl = strchr(line, '\n'), *lp, *rp, *colon;
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		char l[256], key[64], val[64];
+		uint32_t v;
+		int f;
+
+		snprintf(l, sizeof(l), "%.*s", (int)(n < sizeof(l) ? n : sizeof(l) - 1), line);
+		line = nl ? nl + 1 : NULL;
+		/* "description (key)<tabs>: value", the value may have "(" too */
+		colon = strchr(l, ':');
+		if (!colon)
+			continue;
+		for (lp = colon; lp > l && *lp != '('; lp--)
+			;
+		rp = strchr(lp, ')');
+		if (*lp != '(' || !rp || rp > colon || (size_t)(rp - lp - 1) >= sizeof(key))
+			continue;
+		snprintf(key, sizeof(key), "%.*s", (int)(rp - lp - 1), lp + 1);
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		snprintf(val, sizeof(val), "%s", colon);
+		if (sf->dump_value(key, val, &f, &v) && f >= 0 && f < sf->nfiles) {
+			raw[f] = v;
+			*valid |= 1u << f;
+		}
+	}
+}
+
+/*
+ * The files whose firmware value, as the dump shows it, is not @expect's:
+ * "; "-separated text in @bad. 0, or -errno reading the dump.
+ */
+static int dump_check(const struct rtune_hwcc *hw, const uint32_t *expect, char *bad,
+		      size_t blen)
+{
+	const struct rtune_surface *sf = hw->sf;
+	uint32_t fw[RTUNE_SURF_MAX_FILES], valid;
+	char path[PATH_MAX], text[4096];
+	size_t n = 0;
+	int f, err;
+
+	bad[0] = '\0';
+	if (!sf->dump)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", hw->dir, sf->dump);
+	err = cfs_read(path, text, sizeof(text));
+	if (err)
+		return err;
+	surface_parse_dump(sf, text, fw, &valid);
+	for (f = 0; f < sf->nfiles && n < blen; f++) {
+		if (!(valid & (1u << f)) || fw[f] == expect[f])
+			continue;
+		n += (size_t)snprintf(bad + n, blen - n, "%s%s: the firmware has %u, the file %u",
+				      n ? "; " : "", sf->files[f], fw[f], expect[f]);
+	}
+	return 0;
+}
+
 void surface_read_dev(struct rtune_link *d)
 {
 	struct rtune_hwcc *hw = &d->hw;
@@ -439,8 +552,8 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len)
 		group_root(hw->sf, p, sizeof(p));
 		if (hw->err == -ENOENT)
 			snprintf(buf, len,
-				 "%s does not exist: Intel's out-of-tree %s driver (which has configfs) is not loaded, or configfs is not mounted",
-				 p, hw->sf->name);
+				 "%s does not exist: the vendor's out-of-tree %s driver (which has configfs) is not loaded, or configfs is not mounted",
+				 p, hw->sf->group ? hw->sf->group : hw->sf->name);
 		else if (hw->err == -ENODEV)
 			snprintf(buf, len, "mkdir %s: %s does not know %s (ENODEV)", hw->dir,
 				 hw->sf->name, hw->id);
@@ -462,10 +575,17 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len)
 		snprintf(buf, len, "%s/%s: permission denied (needs root)", hw->dir, hw->errfile);
 		return;
 	case EPROTO:
-		snprintf(buf, len, "%s/%s does not read as a decimal number%s", hw->dir, hw->errfile,
+		snprintf(buf, len, "%s/%s does not read as a %s number%s", hw->dir, hw->errfile,
+			 hw->sf->hex ? "\"%#x\"" : "decimal",
 			 hw->sf->groups ? " (a priority switch reads 0 or 1)" : "");
 		return;
 	case ENOENT:
+		if (hw->sf == &rtune_surface_bnxt_re_oot) {
+			snprintf(buf, len,
+				 "%s/%s does not exist: bnxt_re gives a physical function a cc/ group, a virtual function none; set it on the PF",
+				 hw->dir, hw->errfile);
+			return;
+		}
 		if (hw->sf->root != RTUNE_SURF_DEBUGFS_PCI) {
 			snprintf(buf, len, "%s/%s does not exist", hw->dir, hw->errfile);
 			return;
@@ -530,6 +650,23 @@ void surface_target(const struct rtune_profile *p, const struct rtune_link *dev,
 				  "%s/%u: %s = %s cannot be set on %s %s: %s", dev->ibdev, dev->port,
 				  pd->name, val, sf->name, dev->hw.id, why);
 			bad++;
+		}
+	}
+	if (!bad && sf->check && sf->check(raw, fm, why, sizeof(why))) {
+		plan_note(pl, devidx, RTUNE_SEV_ERROR, "cc-unsupported", "%s/%u: %s %s: %s",
+			  dev->ibdev, dev->port, sf->name, dev->hw.id, why);
+		bad++;
+	}
+	if (sf->dump) {
+		char diff[240];
+		bool made;
+
+		if (!group_enter(&dev->hw, &made)) {
+			if (!dump_check(&dev->hw, dev->hw.raw, diff, sizeof(diff)) && diff[0])
+				plan_note(pl, devidx, RTUNE_SEV_WARNING, "cc-not-in-firmware",
+					  "%s/%u: %s's files are the driver's cache, and differ from the firmware (a change staged and not applied, or an apply that failed): %s",
+					  dev->ibdev, dev->port, sf->name, diff);
+			group_leave(&dev->hw, made);
 		}
 	}
 	if (notset[0])
@@ -670,7 +807,7 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 	const struct rtune_surface *sf = a->from.hw.sf;
 	uint32_t expect[RTUNE_SURF_MAX_FILES];
 	int order[RTUNE_SURF_MAX_FILES], n, k, j, err = 0;
-	char path[PATH_MAX], val[16], bad[180] = "", t1[32], t2[32];
+	char path[PATH_MAX], val[16], bad[180] = "", fwbad[240] = "", t1[32], t2[32];
 
 	bool made;
 
@@ -694,7 +831,7 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 			}
 		} else {
 			snprintf(path, sizeof(path), "%s/%s", a->from.hw.dir, sf->files[f]);
-			snprintf(val, sizeof(val), "%u", v);
+			snprintf(val, sizeof(val), sf->hex ? "0x%x" : "%u", v);
 			err = cfs_write(path, val);
 			if (err) {
 				snprintf(a->why, sizeof(a->why),
@@ -706,8 +843,25 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 		for (j = 0; j < sf->nfiles; j++)
 			expect[j] = shown_after(sf, f, v, j, expect[j]);
 	}
+	/* a staged surface: send what was written to the firmware */
+	if (!err && n && sf->commit) {
+		snprintf(path, sizeof(path), "%s/%s", a->from.hw.dir, sf->commit);
+		err = cfs_write(path, "0x1");
+		if (err)
+			snprintf(a->why, sizeof(a->why),
+				 "writing %s 0x1: %s (the driver drops what was staged: its files show the new values, the firmware keeps the old)",
+				 sf->commit, strerror(-err));
+		else if (sf->after_commit)
+			sf->after_commit(expect);
+	}
 	/* read every file back, written or not */
 	surface_read_dev(d);
+	if (!d->hw.err && !err && sf->dump) {
+		int e = dump_check(&d->hw, expect, fwbad, sizeof(fwbad));
+
+		if (e)
+			snprintf(fwbad, sizeof(fwbad), "reading %s: %s", sf->dump, strerror(-e));
+	}
 	group_leave(&a->from.hw, made);
 	if (d->hw.err) {
 		char why[180];
@@ -732,6 +886,10 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 	}
 	if (bad[0]) {
 		snprintf(a->why, sizeof(a->why), "read-back: %s", bad);
+		return -EIO;
+	}
+	if (fwbad[0]) {
+		snprintf(a->why, sizeof(a->why), "read-back of %s: %.170s", sf->dump, fwbad);
 		return -EIO;
 	}
 	return 0;

@@ -14,7 +14,8 @@
  *
  * surface.c is generic: discovery, reading, writing, read-back, the
  * target and the plan. One file per vendor holds its table and its
- * conversions (surface_mlx5.c, surface_mlx5_ofed.c, surface_bnxt_re.c).
+ * conversions (surface_mlx5.c, surface_mlx5_ofed.c, surface_bnxt_re.c,
+ * surface_irdma.c, surface_bnxt_re_oot.c).
  */
 #ifndef ROCETUNE_SURFACE_H
 #define ROCETUNE_SURFACE_H
@@ -78,6 +79,33 @@ struct rtune_surface {
 	/* shown as a warning when a plan changes the surface: when and to
 	 * what the change applies, if not at once to everything */
 	const char *applies;
+	/*
+	 * RTUNE_SURF_CONFIGFS_GROUP: the subsystem's directory under configfs
+	 * (NULL: name), and the environment variable that replaces
+	 * <configfs>/<group> in tests (NULL: none).
+	 */
+	const char *group;
+	const char *test_env;
+	/* Files print "%#x" ("0" or "0x1f") and are written "0x%x". */
+	bool hex;
+	/*
+	 * A staged surface: writes only stage, and writing "0x1" to this file
+	 * sends what is staged to the firmware. NULL: every write is live.
+	 */
+	const char *commit;
+	/*
+	 * A file that shows the firmware's values where the others show the
+	 * driver's cache: lines "... (<key>) ... : <value>". dump_value turns
+	 * one into a file index and a raw value (false: not one of ours).
+	 */
+	const char *dump;
+	bool (*dump_value)(const char *key, const char *val, int *file, uint32_t *v);
+	/* Values a commit itself changes in the cache (@raw: what was
+	 * staged), when something was staged. NULL: none. */
+	void (*after_commit)(uint32_t *raw);
+	/* The target as a whole (@fmask: the files the profile sets): 0, or
+	 * -ERANGE with @why. NULL: every value stands alone. */
+	int (*check)(const uint32_t *raw, uint32_t fmask, char *why, size_t wlen);
 	/* per neutral parameter */
 	const struct rtune_surf_map *map;
 	/*
@@ -107,7 +135,7 @@ struct rtune_surface {
 };
 
 extern const struct rtune_surface rtune_surface_mlx5, rtune_surface_mlx5_ofed,
-	rtune_surface_bnxt_re, rtune_surface_irdma;
+	rtune_surface_bnxt_re, rtune_surface_irdma, rtune_surface_bnxt_re_oot;
 
 /*
  * The conversions between a neutral parameter and the firmware field the
@@ -140,5 +168,13 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len);
 #define RTUNE_ENV_TEST_SURFACE "ROCETUNE_TEST_SURFACE"
 #define RTUNE_ENV_TEST_SYSFS_NET "ROCETUNE_TEST_SYSFS_NET"
 #define RTUNE_ENV_TEST_IRDMA_CONFIGFS "ROCETUNE_TEST_IRDMA_CONFIGFS"
+#define RTUNE_ENV_TEST_BNXT_RE_CONFIGFS "ROCETUNE_TEST_BNXT_RE_CONFIGFS"
+
+/*
+ * Parse a dump (rtune_surface.dump) into @raw, setting bits of *valid for
+ * the files it shows. Exposed for the unit tests.
+ */
+void surface_parse_dump(const struct rtune_surface *sf, const char *text, uint32_t *raw,
+			uint32_t *valid);
 
 #endif

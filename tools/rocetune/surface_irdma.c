@@ -106,6 +106,7 @@ const struct rtune_surface rtune_surface_irdma = {
 	.driver = "ice",
 	.subdir = "",
 	.backend = "irdma-configfs",
+	.test_env = RTUNE_ENV_TEST_IRDMA_CONFIGFS,
 	.root = RTUNE_SURF_CONFIGFS_GROUP,
 	.nfiles = F_COUNT,
 	.files = files,

@@ -178,6 +178,7 @@ static void dcbsim_dev_uninit(struct net_device *dev)
 	struct dcbsim_priv *priv = netdev_priv(dev);
 
 	dcbsim_fault_unregister(priv);
+	dcbsim_devlink_release(priv, true);
 	dcbsim_unlink_lower(priv);
 	free_percpu(dev->tstats);
 }
@@ -363,9 +364,13 @@ static int dcbsim_newlink(struct net *src_net, struct net_device *dev,
 		return -EINVAL;
 	}
 
+	dcbsim_devlink_claim(priv);
 	err = register_netdevice(dev);
-	if (err)
+	if (err) {
+		dcbsim_devlink_release(priv, false);
 		return err;
+	}
+	dcbsim_devlink_bind(priv);
 
 	if (lower) {
 		err = dcbsim_link_lower(priv, lower, extack);
@@ -438,9 +443,13 @@ static int __init dcbsim_module_init(void)
 
 	dcbsim_debugfs_init();
 
-	err = register_netdevice_notifier(&dcbsim_notifier);
+	err = dcbsim_devlink_init();
 	if (err)
 		goto err_debugfs;
+
+	err = register_netdevice_notifier(&dcbsim_notifier);
+	if (err)
+		goto err_devlink;
 
 	err = rtnl_link_register(&dcbsim_link_ops);
 	if (err)
@@ -450,6 +459,8 @@ static int __init dcbsim_module_init(void)
 
 err_notifier:
 	unregister_netdevice_notifier(&dcbsim_notifier);
+err_devlink:
+	dcbsim_devlink_exit();
 err_debugfs:
 	dcbsim_debugfs_exit();
 	return err;
@@ -460,6 +471,7 @@ static void __exit dcbsim_module_exit(void)
 	/* Deletes every dcbsim device, which removes its debugfs directory. */
 	rtnl_link_unregister(&dcbsim_link_ops);
 	unregister_netdevice_notifier(&dcbsim_notifier);
+	dcbsim_devlink_exit();
 	dcbsim_debugfs_exit();
 }
 

@@ -15,9 +15,16 @@
 
 #include "compat_generated.h"
 
-/* Before register_netdevice(): from 6.2 the core ties @dev to @port when
- * @dev registers and unties them when it unregisters.
+/*
+ * Tying a net_device to its devlink port. From 6.2 the netdev points at
+ * its port before it registers (SET_NETDEV_DEVLINK_PORT) and the devlink
+ * core ties and unties them, under RTNL. Before, the driver calls
+ * devlink_port_type_eth_set() and devlink_port_type_clear(), which take
+ * RTNL themselves (to fill the notification): never under RTNL.
  */
+#define RTUNE_COMPAT_DL_PORT_BY_CORE RTUNE_HAVE_SET_NETDEV_DEVLINK_PORT
+
+/* Before register_netdevice(), under RTNL. */
 static inline void rtune_compat_dl_port_preset(struct net_device *dev,
 					       struct devlink_port *port)
 {
@@ -26,7 +33,7 @@ static inline void rtune_compat_dl_port_preset(struct net_device *dev,
 #endif
 }
 
-/* After register_netdevice(), under RTNL: before 6.2, the driver's job. */
+/* Without RTNL, while @dev is registered or not yet freed. */
 static inline void rtune_compat_dl_port_bind(struct net_device *dev,
 					     struct devlink_port *port)
 {
@@ -35,7 +42,7 @@ static inline void rtune_compat_dl_port_bind(struct net_device *dev,
 #endif
 }
 
-/* From ndo_uninit, under RTNL. */
+/* Without RTNL, before @dev is freed. */
 static inline void rtune_compat_dl_port_unbind(struct devlink_port *port)
 {
 #if !RTUNE_HAVE_SET_NETDEV_DEVLINK_PORT

@@ -18,6 +18,7 @@
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 /*
  * Generated at build time by kmod/compat/conftest.sh: RTUNE_HAVE_* defined
@@ -162,9 +163,15 @@ struct devlink_port;
 struct dcbsim_priv {
 	struct net_device *dev;
 	/* The devlink port this netdev claimed (devlink.c), or NULL. Set
-	 * before the netdev registers, cleared at ndo_uninit; under RTNL.
+	 * before the netdev registers, cleared by the destructor (or when
+	 * registration fails): never changes while the netdev is registered.
 	 */
 	struct devlink_port *dl_port;
+	/* Before 6.2, ties the registered netdev to dl_port outside RTNL;
+	 * holds a reference on the netdev while pending (devlink.c).
+	 */
+	struct work_struct dl_bind_work;
+	struct rtune_compat_netdev_tracker dl_tracker;
 	/* Stacked mode: the lower device, or NULL when standalone. Written
 	 * under RTNL only: set once the device is linked, cleared when it is
 	 * unlinked (device already closed, so no transmit can race).

@@ -25,7 +25,12 @@
  * Locking: the instance and ports are created at module load, before
  * any dcbsim netdev, and removed after the last one: the devlink core
  * takes RTNL under the instance lock, so nothing here may take the
- * instance lock under RTNL. A netdev only claims a port slot (RTNL).
+ * instance lock under RTNL. A netdev claims a free port slot when it is
+ * created (under RTNL) and gives it back from its destructor (without
+ * RTNL, after unregistration): dcbsim_dl_slots_lock guards the slots.
+ * Before 6.2 the driver ties the netdev to its port itself, with calls
+ * that take RTNL, so that happens in a work item after registration
+ * (holding a netdev reference) and, untying, in the destructor.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -59,7 +64,7 @@ static const char * const dcbsim_dl_kind_names[DCBSIM_DL_NUM] = {
 
 struct dcbsim_dl_port {
 	struct devlink_port dl_port;
-	/* The netdev on this port, or NULL: claimed and released under RTNL. */
+	/* The netdev on this port, or NULL: under dcbsim_dl_slots_lock. */
 	struct net_device *netdev;
 	/* The port function's RoCE capability: under the instance lock. */
 	bool fn_roce;
@@ -78,6 +83,7 @@ struct dcbsim_dl {
 };
 
 static struct devlink *dcbsim_devlink;
+static DEFINE_SPINLOCK(dcbsim_dl_slots_lock);
 
 static struct dcbsim_dl *dcbsim_dl_of(struct devlink *devlink)
 {
@@ -270,11 +276,20 @@ static int dcbsim_dl_port_register(struct devlink *devlink,
 }
 #endif
 
-/* Netdevs and their ports (under RTNL) */
+/* Netdevs and their ports */
+
+static void dcbsim_dl_bind_work(struct work_struct *work)
+{
+	struct dcbsim_priv *priv = container_of(work, struct dcbsim_priv,
+						dl_bind_work);
+
+	rtune_compat_dl_port_bind(priv->dev, priv->dl_port);
+	rtune_compat_netdev_put(priv->dev, &priv->dl_tracker);
+}
 
 /**
  * dcbsim_devlink_claim - give a new netdev a free devlink port
- * @priv: the netdev, not registered yet
+ * @priv: the netdev, not registered yet (under RTNL)
  *
  * A netdev without a port (none free, or no devlink) works all the same.
  */
@@ -283,41 +298,58 @@ void dcbsim_devlink_claim(struct dcbsim_priv *priv)
 	struct dcbsim_dl *dl;
 	int i;
 
-	ASSERT_RTNL();
+	INIT_WORK(&priv->dl_bind_work, dcbsim_dl_bind_work);
 	if (!dcbsim_devlink)
 		return;
 	dl = dcbsim_dl_of(dcbsim_devlink);
+	spin_lock(&dcbsim_dl_slots_lock);
 	for (i = 0; i < DCBSIM_DL_PORTS; i++) {
 		if (!dl->ports[i].netdev) {
 			dl->ports[i].netdev = priv->dev;
 			priv->dl_port = &dl->ports[i].dl_port;
-			rtune_compat_dl_port_preset(priv->dev, priv->dl_port);
-			return;
+			break;
 		}
 	}
-	netdev_info(priv->dev, "no free devlink port (%d in use)\n",
-		    DCBSIM_DL_PORTS);
+	spin_unlock(&dcbsim_dl_slots_lock);
+	if (priv->dl_port)
+		rtune_compat_dl_port_preset(priv->dev, priv->dl_port);
+	else
+		netdev_info(priv->dev, "no free devlink port (%d in use)\n",
+			    DCBSIM_DL_PORTS);
 }
 
-/* Once the netdev is registered. */
+/* Once the netdev is registered, under RTNL. */
 void dcbsim_devlink_bind(struct dcbsim_priv *priv)
 {
-	if (priv->dl_port)
-		rtune_compat_dl_port_bind(priv->dev, priv->dl_port);
+	if (RTUNE_COMPAT_DL_PORT_BY_CORE || !priv->dl_port)
+		return;
+	rtune_compat_netdev_hold(priv->dev, &priv->dl_tracker);
+	schedule_work(&priv->dl_bind_work);
 }
 
-/* From ndo_uninit, or when registration failed; idempotent. */
+/**
+ * dcbsim_devlink_release - give the netdev's port back
+ * @priv: the netdev
+ * @bound: from the destructor (without RTNL, after dcbsim_devlink_bind());
+ *	false when registration failed
+ */
 void dcbsim_devlink_release(struct dcbsim_priv *priv, bool bound)
 {
 	struct dcbsim_dl_port *p;
 
-	ASSERT_RTNL();
 	if (!priv->dl_port)
 		return;
 	p = container_of(priv->dl_port, struct dcbsim_dl_port, dl_port);
-	if (bound)
+	if (bound) {
+		/* The work dropped its reference, or the netdev could not
+		 * be here; wait for it to have returned all the same.
+		 */
+		flush_work(&priv->dl_bind_work);
 		rtune_compat_dl_port_unbind(priv->dl_port);
+	}
+	spin_lock(&dcbsim_dl_slots_lock);
 	p->netdev = NULL;
+	spin_unlock(&dcbsim_dl_slots_lock);
 	priv->dl_port = NULL;
 }
 

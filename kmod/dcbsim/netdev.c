@@ -178,9 +178,14 @@ static void dcbsim_dev_uninit(struct net_device *dev)
 	struct dcbsim_priv *priv = netdev_priv(dev);
 
 	dcbsim_fault_unregister(priv);
-	dcbsim_devlink_release(priv, true);
 	dcbsim_unlink_lower(priv);
 	free_percpu(dev->tstats);
+}
+
+/* After unregistration, without RTNL (netdev_run_todo), before the free. */
+static void dcbsim_dev_destructor(struct net_device *dev)
+{
+	dcbsim_devlink_release(netdev_priv(dev), true);
 }
 
 static int dcbsim_open(struct net_device *dev)
@@ -299,6 +304,7 @@ static void dcbsim_setup(struct net_device *dev)
 	dev->ethtool_ops = &dcbsim_ethtool_ops;
 	dev->dcbnl_ops = &dcbsim_dcbnl_ops;
 	dev->needs_free_netdev = true;
+	dev->priv_destructor = dcbsim_dev_destructor;
 
 	dev->priv_flags |= IFF_NO_QUEUE | IFF_LIVE_ADDR_CHANGE;
 	/* Stacked mode hands the skb on to the lower device. */

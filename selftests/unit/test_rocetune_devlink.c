@@ -243,11 +243,14 @@ static void test_rollback(void)
 	struct rtune_touched touched = { { 0 } };
 	struct rtune_target t;
 	struct rtune_plan pl;
+	int i;
 
 	dev_with(&saved, 3, 3);
 	now = saved;
 	now.dl.roce.val[1] = false;	/* driverinit was written false */
-	touched.mask[0] = 1;		/* devlink is the first object */
+	for (i = 0; rtune_objs[i] != &rtune_obj_devlink; i++)
+		;
+	touched.mask[i] = 1;		/* DL_ROCE */
 	target_from_state(&saved, &touched, &t);
 	memset(&pl, 0, sizeof(pl));
 	plan_device(&now, 0, &t, &pl);

@@ -341,10 +341,14 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 	pr_obj(pr, "devlink");
 	pr_bool(pr, PR_JSON, "supported", NULL, v->dl.ok);
 	if (v->dl.ok) {
-		pr_text(pr, "    devlink:");
-		pr_str(pr, PR_ANY, "handle", " %s", v->dl.bus);
-		pr_str(pr, PR_ANY, "device", "/%s", v->dl.dev);
-		pr_uint(pr, PR_ANY, "port", " port %llu", v->dl.port);
+		/* The handle names the device: JSON and text, not the
+		 * fingerprint `verify` compares across hosts. */
+		pr_text(pr, "    devlink: %s/%s port %u", v->dl.bus, v->dl.dev, v->dl.port);
+		if (pr_json(pr)) {
+			pr_str(pr, PR_JSON, "handle", NULL, v->dl.bus);
+			pr_str(pr, PR_JSON, "device", NULL, v->dl.dev);
+			pr_uint(pr, PR_JSON, "port", NULL, v->dl.port);
+		}
 		show_param(pr, "enable_roce", &v->dl.roce);
 		show_param(pr, "enable_iwarp", &v->dl.iwarp);
 		if (v->dl.has_fn_roce)

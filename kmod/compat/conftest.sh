@@ -212,8 +212,10 @@ const struct ethtool_ops probe_ops = { .get_link_ext_stats = get };'
 # the driver called devlink_port_type_eth_set() with the netdev); the
 # extack argument of a parameter's set op (6.8); driverinit values read and
 # written under the instance lock (devl_param_driverinit_value_*, 6.3);
-# and the port function's RoCE capability in struct devlink_port_ops (6.5;
-# 6.2 to 6.4 had it in devlink_ops, which dcbsim does not implement).
+# the port function's RoCE capability in struct devlink_port_ops (6.5;
+# 6.2 to 6.4 had it in devlink_ops, which dcbsim does not implement); and
+# devlink_set_features(), without whose DEVLINK_F_RELOAD a reload is
+# refused (until 6.2; from 6.3 the reload ops are enough).
 have DEVLINK_ALLOC_DEV '
 #include <net/devlink.h>
 struct devlink *probe_alloc(const struct devlink_ops *o, struct device *d);
@@ -240,3 +242,7 @@ const struct devlink_port_ops probe_ops = {
 	.port_fn_roce_get = get,
 	.port_fn_roce_set = set,
 };'
+have DEVLINK_SET_FEATURES '
+#include <net/devlink.h>
+void probe_set(struct devlink *d);
+void probe_set(struct devlink *d) { devlink_set_features(d, DEVLINK_F_RELOAD); }'

@@ -88,4 +88,14 @@ static inline void rtune_compat_dl_driverinit_init(struct devlink *devlink,
 #endif
 }
 
+/* Let "devlink dev reload" reach the driver; before devlink_register().
+ * Until 6.2 the core refused it without DEVLINK_F_RELOAD.
+ */
+static inline void rtune_compat_dl_reload_enable(struct devlink *devlink)
+{
+#if RTUNE_HAVE_DEVLINK_SET_FEATURES
+	devlink_set_features(devlink, DEVLINK_F_RELOAD);
+#endif
+}
+
 #endif /* _ROCETUNE_COMPAT_DEVLINK_H */

@@ -422,6 +422,7 @@ int dcbsim_devlink_init(void)
 			goto err_ports;
 	}
 
+	rtune_compat_dl_reload_enable(devlink);
 	devlink_register(devlink);
 	dcbsim_dl_debugfs(dl);
 	dcbsim_devlink = devlink;

@@ -134,7 +134,8 @@ off=$(profile off enable_roce=false)
 tap_eq "diff: one change, reported as needing a reload" "1 yes" \
 	"$(jget "$TMP/diff.json" actions) $(jget "$TMP/diff.json" has:devlink-reload)"
 apply "$TMP/a1.json" "$off"; rc=$?
-tap_eq "apply enable_roce=false: exit 0, one write" "0 1" "$rc $(jget "$TMP/a1.json" writes)"
+# apply exits 2 when it made changes, 0 when nothing needed changing
+tap_eq "apply enable_roce=false: exit 2 (changed), one write" "2 1" "$rc $(jget "$TMP/a1.json" writes)"
 tap_eq "driverinit is false, runtime still true (iproute2)" "false true" \
 	"$(ipr enable_roce driverinit) $(ipr enable_roce runtime)"
 tap_eq "apply says the change needs devlink dev reload" yes "$(jget "$TMP/a1.json" has:devlink-reload)"
@@ -156,11 +157,11 @@ echo N >"$KN/ignore_param"
 tap_eq "an ignored enable_iwarp write is caught by the read-back (exit != 0)" "fail false" \
 	"$([ $rc -ne 0 ] && echo fail || echo ok) $(ipr enable_iwarp runtime)"
 apply "$TMP/a5.json" "$iw"; rc=$?
-tap_eq "apply enable_iwarp=true: exit 0, runtime true at once, no reload" "0 true no" \
+tap_eq "apply enable_iwarp=true: exit 2, runtime true at once, no reload" "2 true no" \
 	"$rc $(ipr enable_iwarp runtime) $(jget "$TMP/a5.json" has:devlink-reload)"
 on=$(profile on enable_roce=true enable_iwarp=false)
 apply "$TMP/a6.json" "$on"; rc=$?
-tap_eq "back to RoCE: iWARP off at once, enable_roce driverinit true" "0 false true" \
+tap_eq "back to RoCE: iWARP off at once, enable_roce driverinit true" "2 false true" \
 	"$rc $(ipr enable_iwarp runtime) $(ipr enable_roce driverinit)"
 devlink dev reload $DL >/dev/null 2>&1
 tap_eq "after a reload RoCE is on again" true "$(ipr enable_roce runtime)"

@@ -203,3 +203,46 @@ have ETHTOOL_LINK_EXT_STATS '
 #include <linux/ethtool.h>
 static void get(struct net_device *d, struct ethtool_link_ext_stats *s) { s->link_down_events = 0; }
 const struct ethtool_ops probe_ops = { .get_link_ext_stats = get };'
+
+# rocetune_dcbsim's devlink instance, in compat/devlink.h and dcbsim's
+# devlink.c: devlink_alloc() that takes the parent device (5.15; before,
+# devlink_register() did, and dcbsim then has no devlink instance at all);
+# the netdev's own pointer to its devlink port, which the devlink core
+# follows when the netdev registers (SET_NETDEV_DEVLINK_PORT, 6.2; before,
+# the driver called devlink_port_type_eth_set() with the netdev); the
+# extack argument of a parameter's set op (6.8); driverinit values read and
+# written under the instance lock (devl_param_driverinit_value_*, 6.3);
+# the port function's RoCE capability in struct devlink_port_ops (6.5;
+# 6.2 to 6.4 had it in devlink_ops, which dcbsim does not implement); and
+# devlink_set_features(), without whose DEVLINK_F_RELOAD a reload is
+# refused (until 6.2; from 6.3 the reload ops are enough).
+have DEVLINK_ALLOC_DEV '
+#include <net/devlink.h>
+struct devlink *probe_alloc(const struct devlink_ops *o, struct device *d);
+struct devlink *probe_alloc(const struct devlink_ops *o, struct device *d) { return devlink_alloc(o, 0, d); }'
+have SET_NETDEV_DEVLINK_PORT '
+#include <linux/netdevice.h>
+#include <net/devlink.h>
+void probe_set(struct net_device *d, struct devlink_port *p);
+void probe_set(struct net_device *d, struct devlink_port *p) { SET_NETDEV_DEVLINK_PORT(d, p); }'
+have DEVLINK_PARAM_SET_EXTACK '
+#include <net/devlink.h>
+static int set(struct devlink *d, u32 id, struct devlink_param_gset_ctx *c,
+	       struct netlink_ext_ack *e) { return 0; }
+const struct devlink_param probe_param = { .set = set };'
+have DEVL_PARAM_DRIVERINIT '
+#include <net/devlink.h>
+int probe_get(struct devlink *d, union devlink_param_value *v);
+int probe_get(struct devlink *d, union devlink_param_value *v) { return devl_param_driverinit_value_get(d, 0, v); }'
+have DEVLINK_PORT_OPS_FN_ROCE '
+#include <net/devlink.h>
+static int get(struct devlink_port *p, bool *on, struct netlink_ext_ack *e) { return 0; }
+static int set(struct devlink_port *p, bool on, struct netlink_ext_ack *e) { return 0; }
+const struct devlink_port_ops probe_ops = {
+	.port_fn_roce_get = get,
+	.port_fn_roce_set = set,
+};'
+have DEVLINK_SET_FEATURES '
+#include <net/devlink.h>
+void probe_set(struct devlink *d);
+void probe_set(struct devlink *d) { devlink_set_features(d, DEVLINK_F_RELOAD); }'

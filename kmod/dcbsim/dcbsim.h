@@ -6,6 +6,7 @@
  *   netdev.c  rtnl_link_ops, net_device_ops, stacked mode (rx_handler)
  *   dcbnl.c   the IEEE dcbnl_rtnl_ops and the state they store
  *   fault.c   debugfs fault injection, which is not part of the DCB uAPI
+ *   devlink.c the devlink instance: enable_roce, enable_iwarp, ports
  */
 #ifndef _DCBSIM_H
 #define _DCBSIM_H
@@ -17,6 +18,7 @@
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 /*
  * Generated at build time by kmod/compat/conftest.sh: RTUNE_HAVE_* defined
@@ -146,8 +148,30 @@ struct dcbsim_fault {
 	char name[IFNAMSIZ];
 };
 
+/* One kind of set call's fault knobs and counters, for the sets that have
+ * no DCB kind (devlink.c). Atomics and a bool read once per call: no lock.
+ */
+struct dcbsim_knobs {
+	atomic_t fail_next;	/* errno magnitude, consumed by the next set */
+	bool ignore;		/* sets succeed and store nothing */
+	atomic_t calls;		/* set calls that reached the driver */
+	atomic_t sets;		/* set calls that changed the state */
+};
+
+struct devlink_port;
+
 struct dcbsim_priv {
 	struct net_device *dev;
+	/* The devlink port this netdev claimed (devlink.c), or NULL. Set
+	 * before the netdev registers, cleared by the destructor (or when
+	 * registration fails): never changes while the netdev is registered.
+	 */
+	struct devlink_port *dl_port;
+	/* Before 6.2, ties the registered netdev to dl_port outside RTNL;
+	 * holds a reference on the netdev while pending (devlink.c).
+	 */
+	struct work_struct dl_bind_work;
+	struct rtune_compat_netdev_tracker dl_tracker;
 	/* Stacked mode: the lower device, or NULL when standalone. Written
 	 * under RTNL only: set once the device is linked, cleared when it is
 	 * unlinked (device already closed, so no transmit can race).
@@ -190,5 +214,16 @@ bool dcbsim_fault_admit(struct dcbsim_fault *fault, enum dcbsim_kind kind,
 			int verdict, int *ret);
 void dcbsim_fault_changed(struct dcbsim_fault *fault, enum dcbsim_kind kind);
 u8 dcbsim_fault_dcbx(struct dcbsim_fault *fault, u8 mode);
+struct dentry *dcbsim_debugfs_dir(void);
+bool dcbsim_knob_admit(struct dcbsim_knobs *knobs, int verdict, int *ret);
+void dcbsim_knobs_debugfs(struct dcbsim_knobs *knobs, const char *kind,
+			  struct dentry *dir);
+
+/* devlink.c */
+int dcbsim_devlink_init(void);
+void dcbsim_devlink_exit(void);
+void dcbsim_devlink_claim(struct dcbsim_priv *priv);
+void dcbsim_devlink_bind(struct dcbsim_priv *priv);
+void dcbsim_devlink_release(struct dcbsim_priv *priv, bool bound);
 
 #endif /* _DCBSIM_H */

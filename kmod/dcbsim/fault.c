@@ -20,6 +20,10 @@
  *       link_speed          the speed the link trained to (ethtool.c)
  *       link_flap           write N: N link flaps (ethtool.c)
  *
+ *     devlink/              the devlink instance's knobs (devlink.c):
+ *       fail_next_<kind> ignore_<kind> calls_<kind> sets_<kind>
+ *                           as above, <kind> one of param, port_fn, reload
+ *
  * <kind> is one of ets, pfc, app, apptrust, maxrate, buffer, dcbx. The
  * counters can be written (e.g. 0 to reset them).
  */
@@ -73,6 +77,32 @@ bool dcbsim_fault_admit(struct dcbsim_fault *fault, enum dcbsim_kind kind,
 		return false;
 	}
 	return !READ_ONCE(fault->ignore[kind]);
+}
+
+/**
+ * dcbsim_knob_admit - dcbsim_fault_admit() for one struct dcbsim_knobs
+ * @knobs: the kind's knobs
+ * @verdict: result of the driver's input checks (0 or -errno)
+ * @ret: where to put the set's return value if it must not store
+ *
+ * Return: true if the set should store; otherwise false and *@ret is
+ * @verdict, an injected error, or 0 when the kind is ignored.
+ */
+bool dcbsim_knob_admit(struct dcbsim_knobs *knobs, int verdict, int *ret)
+{
+	int err;
+
+	atomic_inc(&knobs->calls);
+	*ret = verdict;
+	if (verdict)
+		return false;
+
+	err = atomic_xchg(&knobs->fail_next, 0);
+	if (err) {
+		*ret = -err;
+		return false;
+	}
+	return !READ_ONCE(knobs->ignore);
 }
 
 void dcbsim_fault_changed(struct dcbsim_fault *fault, enum dcbsim_kind kind)
@@ -202,6 +232,10 @@ static int dcbsim_features_show(struct seq_file *m, void *v)
 		seq_puts(m, "eth_stats\n");
 	if (RTUNE_HAVE_ETHTOOL_LINK_EXT_STATS)
 		seq_puts(m, "link_ext_stats\n");
+	if (RTUNE_HAVE_DEVLINK_ALLOC_DEV)
+		seq_puts(m, "devlink\n");
+	if (RTUNE_HAVE_DEVLINK_ALLOC_DEV && RTUNE_HAVE_DEVLINK_PORT_OPS_FN_ROCE)
+		seq_puts(m, "devlink_port_fn_roce\n");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(dcbsim_features);
@@ -269,6 +303,23 @@ void dcbsim_fault_register(struct dcbsim_priv *priv)
 	}
 }
 
+/* The four files of one struct dcbsim_knobs, named after @kind. */
+void dcbsim_knobs_debugfs(struct dcbsim_knobs *knobs, const char *kind,
+			  struct dentry *dir)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "fail_next_%s", kind);
+	debugfs_create_file_unsafe(name, 0644, dir, &knobs->fail_next,
+				   &dcbsim_fail_next_fops);
+	snprintf(name, sizeof(name), "ignore_%s", kind);
+	debugfs_create_bool(name, 0644, dir, &knobs->ignore);
+	snprintf(name, sizeof(name), "calls_%s", kind);
+	debugfs_create_atomic_t(name, 0644, dir, &knobs->calls);
+	snprintf(name, sizeof(name), "sets_%s", kind);
+	debugfs_create_atomic_t(name, 0644, dir, &knobs->sets);
+}
+
 /* Waits for readers and writers of the knobs to finish. */
 void dcbsim_fault_unregister(struct dcbsim_priv *priv)
 {
@@ -288,6 +339,12 @@ void dcbsim_debugfs_init(void)
 	}
 	debugfs_create_file("features", 0444, dcbsim_debugfs_root, NULL,
 			    &dcbsim_features_fops);
+}
+
+/* The module's debugfs directory, or NULL without debugfs. */
+struct dentry *dcbsim_debugfs_dir(void)
+{
+	return dcbsim_debugfs_root;
 }
 
 void dcbsim_debugfs_exit(void)

@@ -182,6 +182,12 @@ static void dcbsim_dev_uninit(struct net_device *dev)
 	free_percpu(dev->tstats);
 }
 
+/* After unregistration, without RTNL (netdev_run_todo), before the free. */
+static void dcbsim_dev_destructor(struct net_device *dev)
+{
+	dcbsim_devlink_release(netdev_priv(dev), true);
+}
+
 static int dcbsim_open(struct net_device *dev)
 {
 	struct dcbsim_priv *priv = netdev_priv(dev);
@@ -298,6 +304,7 @@ static void dcbsim_setup(struct net_device *dev)
 	dev->ethtool_ops = &dcbsim_ethtool_ops;
 	dev->dcbnl_ops = &dcbsim_dcbnl_ops;
 	dev->needs_free_netdev = true;
+	dev->priv_destructor = dcbsim_dev_destructor;
 
 	dev->priv_flags |= IFF_NO_QUEUE | IFF_LIVE_ADDR_CHANGE;
 	/* Stacked mode hands the skb on to the lower device. */
@@ -363,9 +370,13 @@ static int dcbsim_newlink(struct net *src_net, struct net_device *dev,
 		return -EINVAL;
 	}
 
+	dcbsim_devlink_claim(priv);
 	err = register_netdevice(dev);
-	if (err)
+	if (err) {
+		dcbsim_devlink_release(priv, false);
 		return err;
+	}
+	dcbsim_devlink_bind(priv);
 
 	if (lower) {
 		err = dcbsim_link_lower(priv, lower, extack);
@@ -438,9 +449,13 @@ static int __init dcbsim_module_init(void)
 
 	dcbsim_debugfs_init();
 
-	err = register_netdevice_notifier(&dcbsim_notifier);
+	err = dcbsim_devlink_init();
 	if (err)
 		goto err_debugfs;
+
+	err = register_netdevice_notifier(&dcbsim_notifier);
+	if (err)
+		goto err_devlink;
 
 	err = rtnl_link_register(&dcbsim_link_ops);
 	if (err)
@@ -450,6 +465,8 @@ static int __init dcbsim_module_init(void)
 
 err_notifier:
 	unregister_netdevice_notifier(&dcbsim_notifier);
+err_devlink:
+	dcbsim_devlink_exit();
 err_debugfs:
 	dcbsim_debugfs_exit();
 	return err;
@@ -460,6 +477,7 @@ static void __exit dcbsim_module_exit(void)
 	/* Deletes every dcbsim device, which removes its debugfs directory. */
 	rtnl_link_unregister(&dcbsim_link_ops);
 	unregister_netdevice_notifier(&dcbsim_notifier);
+	dcbsim_devlink_exit();
 	dcbsim_debugfs_exit();
 }
 

@@ -20,6 +20,16 @@
 #include "../../tools/rocetune/obj.h"
 #include "../../tools/rocetune/surface.h"
 
+/* The registry index of @o (what struct rtune_touched is indexed by). */
+static int obj_idx(const struct rtune_obj *o)
+{
+	int i;
+
+	for (i = 0; rtune_objs[i] != o; i++)
+		;
+	return i;
+}
+
 static const char *const names[] = {
 	"rp_clamp_tgt_rate", "rp_clamp_tgt_rate_ati", "rp_time_reset", "rp_byte_reset",
 	"rp_threshold", "rp_ai_rate", "rp_max_rate", "rp_hai_rate", "rp_min_dec_fac",
@@ -229,7 +239,7 @@ int main(void)
 		struct rtune_touched t = { { 0 } };
 		struct rtune_target tg;
 
-		t.mask[5] = 1;	/* cc is the 6th object */
+		t.mask[obj_idx(&rtune_obj_cc)] = 1;
 		target_from_state(&v, &t, &tg);
 		memset(&pl, 0, sizeof(pl));
 		plan_device(&s, 0, &tg, &pl);
@@ -251,7 +261,7 @@ int main(void)
 		struct rtune_touched t = { { 0 } };
 		struct rtune_target tg;
 
-		t.mask[5] = 1;
+		t.mask[obj_idx(&rtune_obj_cc)] = 1;
 		target_from_state(&v, &t, &tg);
 		memset(&pl, 0, sizeof(pl));
 		plan_device(&s, 0, &tg, &pl);
@@ -271,7 +281,7 @@ int main(void)
 		struct rtune_touched t = { { 0 } };
 		struct rtune_target tg;
 
-		t.mask[5] = 1;
+		t.mask[obj_idx(&rtune_obj_cc)] = 1;
 		target_from_state(&v, &t, &tg);
 		memset(&pl, 0, sizeof(pl));
 		plan_device(&s, 0, &tg, &pl);

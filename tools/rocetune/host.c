@@ -8,6 +8,7 @@
 #include "cc.h"
 #include "cfs.h"
 #include "dcb.h"
+#include "devlink.h"
 #include "host.h"
 #include "link.h"
 #include "rdma.h"
@@ -75,6 +76,7 @@ void host_read_dev(struct nl_sock *sk, struct rtune_link *d)
 
 	d->link_ok = link_get_mtu(sk, d->netdev, &d->ifindex, &d->mtu) == 0;
 	dcb_get(sk, d->netdev, &d->dcb);
+	devlink_read_dev(d);
 	d->cm_ok = false;
 	d->cc_ok = false;
 	if (!d->has_ib)

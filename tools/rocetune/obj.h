@@ -2,7 +2,8 @@
 /*
  * The objects rocetune manages, one file each: obj_ets.c, obj_pfc.c,
  * obj_app.c (DSCP map and trust), obj_mtu.c, obj_cm.c (RDMA-CM RoCE mode
- * and ToS), obj_cc.c (DCQCN parameters). Each file has one table of
+ * and ToS), obj_cc.c (DCQCN parameters), obj_devlink.c (enable_roce,
+ * enable_iwarp, the port function's roce capability). Each file has one table of
  * operations, struct rtune_obj, holding everything about the object: its
  * profile section and keys, its checks, the target it takes from a profile
  * and from saved state, the plan (diff), the write with its read-back, the
@@ -27,6 +28,7 @@ enum rtune_scope {
 	RTUNE_SCOPE_LINK,	/* every netdev */
 	RTUNE_SCOPE_DCB,	/* dcbnl: shown under "dcb" */
 	RTUNE_SCOPE_RDMA,	/* an RDMA port on the netdev */
+	RTUNE_SCOPE_DEVLINK,	/* a devlink port: shown under "devlink" */
 };
 
 struct rtune_obj {
@@ -64,7 +66,7 @@ struct rtune_obj {
 extern const struct rtune_obj *const rtune_objs[];
 
 extern const struct rtune_obj rtune_obj_ets, rtune_obj_pfc, rtune_obj_app,
-	rtune_obj_mtu, rtune_obj_cm, rtune_obj_cc;
+	rtune_obj_mtu, rtune_obj_cm, rtune_obj_cc, rtune_obj_devlink;
 
 #define rtune_for_each_obj(i, o) \
 	for ((i) = 0; ((o) = rtune_objs[i]) != NULL; (i)++)

@@ -54,6 +54,7 @@ static void show_dev(struct rtune_pr *pr, const struct rtune_link *v, bool ident
 
 	if (pr_json(pr) || v->has_ib)
 		show_scope(pr, v, RTUNE_SCOPE_RDMA);
+	show_scope(pr, v, RTUNE_SCOPE_DEVLINK);
 	pr_end_obj(pr);
 }
 

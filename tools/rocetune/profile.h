@@ -72,11 +72,19 @@ struct rtune_profile {
 	uint32_t cc_set_mask;		/* bit i: parameter i declared (or from preset) */
 	struct rtune_param_set cc;
 
+	/* [devlink] */
+	bool has_dl_roce;
+	bool dl_roce;			/* enable_roce */
+	bool has_dl_iwarp;
+	bool dl_iwarp;			/* enable_iwarp */
+	bool has_dl_fn_roce;
+	bool dl_fn_roce;		/* port_fn_roce */
+
 	/* where each setting came from, for cross-field messages */
 	struct rtune_where {
 		int line;
 	} w_mtu, w_roce_mtu, w_pfc, w_trust, w_map, w_ets, w_bw, w_mode, w_tos,
-	  w_cc[RTUNE_P_COUNT], w_preset;
+	  w_cc[RTUNE_P_COUNT], w_preset, w_dl_roce, w_dl_iwarp;
 };
 
 /*

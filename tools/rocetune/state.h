@@ -44,6 +44,25 @@ struct rtune_hwcc {
 	char unused[160];		/* another surface of the device, not used */
 };
 
+/* A devlink parameter as read: the values of the cmodes it supports. */
+struct rtune_dl_param {
+	bool present;		/* the instance has the parameter */
+	uint8_t cmodes;		/* bit c: DEVLINK_PARAM_CMODE_c has a value */
+	bool val[3];		/* runtime, driverinit, permanent */
+};
+
+/* The devlink instance and port of a netdev (devlink.c). */
+struct rtune_devlink {
+	bool ok;		/* a devlink port has this netdev */
+	int err;		/* -errno when devlink could not be read */
+	char bus[32];		/* handle: bus and device name, e.g. pci */
+	char dev[64];		/* 0000:08:00.0 */
+	uint32_t port;		/* port index */
+	struct rtune_dl_param roce, iwarp;	/* enable_roce, enable_iwarp */
+	bool has_fn_roce;	/* the port function reports the roce cap */
+	bool fn_roce;
+};
+
 struct rtune_link {
 	char netdev[16];
 	int ifindex;
@@ -65,6 +84,8 @@ struct rtune_link {
 	struct rtune_param_set cc;	/* active values */
 	uint32_t cc_valid;	/* bit i: cc.v[i] was read */
 	struct rtune_hwcc hw;	/* set when the CC goes through a vendor surface */
+
+	struct rtune_devlink dl;
 };
 
 #define RTUNE_MAX_DEVS 256

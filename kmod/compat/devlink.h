@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The devlink interfaces rocetune_dcbsim uses that differ between
+ * kernels: how a net_device is tied to its devlink port (6.2 moved it from
+ * a driver call into the devlink core), the set op of a parameter (6.8
+ * added extack) and the driverinit value accessors (6.3: devl_*, called
+ * under the instance lock). The probes in conftest.sh decide, each
+ * separately. Only meaningful when RTUNE_HAVE_DEVLINK_ALLOC_DEV.
+ */
+#ifndef _ROCETUNE_COMPAT_DEVLINK_H
+#define _ROCETUNE_COMPAT_DEVLINK_H
+
+#include <linux/netdevice.h>
+#include <net/devlink.h>
+
+#include "compat_generated.h"
+
+/*
+ * Tying a net_device to its devlink port. From 6.2 the netdev points at
+ * its port before it registers (SET_NETDEV_DEVLINK_PORT) and the devlink
+ * core ties and unties them, under RTNL. Before, the driver calls
+ * devlink_port_type_eth_set() and devlink_port_type_clear(), which take
+ * RTNL themselves (to fill the notification): never under RTNL.
+ */
+#define RTUNE_COMPAT_DL_PORT_BY_CORE RTUNE_HAVE_SET_NETDEV_DEVLINK_PORT
+
+/* Before register_netdevice(), under RTNL. */
+static inline void rtune_compat_dl_port_preset(struct net_device *dev,
+					       struct devlink_port *port)
+{
+#if RTUNE_HAVE_SET_NETDEV_DEVLINK_PORT
+	SET_NETDEV_DEVLINK_PORT(dev, port);
+#endif
+}
+
+/* Without RTNL, while @dev is registered or not yet freed. */
+static inline void rtune_compat_dl_port_bind(struct net_device *dev,
+					     struct devlink_port *port)
+{
+#if !RTUNE_HAVE_SET_NETDEV_DEVLINK_PORT
+	devlink_port_type_eth_set(port, dev);
+#endif
+}
+
+/* Without RTNL, before @dev is freed. */
+static inline void rtune_compat_dl_port_unbind(struct devlink_port *port)
+{
+#if !RTUNE_HAVE_SET_NETDEV_DEVLINK_PORT
+	devlink_port_type_clear(port);
+#endif
+}
+
+/* Declares a parameter set op; the body ignores @extack where absent. */
+#if RTUNE_HAVE_DEVLINK_PARAM_SET_EXTACK
+#define RTUNE_COMPAT_DL_PARAM_SET(name)					\
+	int name(struct devlink *devlink, u32 id,			\
+		 struct devlink_param_gset_ctx *ctx,			\
+		 struct netlink_ext_ack *extack)
+#else
+#define RTUNE_COMPAT_DL_PARAM_SET(name)					\
+	int name(struct devlink *devlink, u32 id,			\
+		 struct devlink_param_gset_ctx *ctx)
+#endif
+
+/* The driverinit value of @id; from reload_up, under the instance lock. */
+static inline int rtune_compat_dl_driverinit_get(struct devlink *devlink,
+						 u32 id,
+						 union devlink_param_value *val)
+{
+#if RTUNE_HAVE_DEVL_PARAM_DRIVERINIT
+	return devl_param_driverinit_value_get(devlink, id, val);
+#else
+	return devlink_param_driverinit_value_get(devlink, id, val);
+#endif
+}
+
+/* The initial driverinit value of @id; before devlink_register(). */
+static inline void rtune_compat_dl_driverinit_init(struct devlink *devlink,
+						   u32 id,
+						   union devlink_param_value val)
+{
+#if RTUNE_HAVE_DEVL_PARAM_DRIVERINIT
+	devl_lock(devlink);
+	devl_param_driverinit_value_set(devlink, id, val);
+	devl_unlock(devlink);
+#else
+	devlink_param_driverinit_value_set(devlink, id, val);
+#endif
+}
+
+/* Let "devlink dev reload" reach the driver; before devlink_register().
+ * Until 6.2 the core refused it without DEVLINK_F_RELOAD.
+ */
+static inline void rtune_compat_dl_reload_enable(struct devlink *devlink)
+{
+#if RTUNE_HAVE_DEVLINK_SET_FEATURES
+	devlink_set_features(devlink, DEVLINK_F_RELOAD);
+#endif
+}
+
+#endif /* _ROCETUNE_COMPAT_DEVLINK_H */

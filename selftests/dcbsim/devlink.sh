@@ -1,0 +1,206 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rocetune_dcbsim's devlink instance and `rocetune apply`'s [devlink], one
+# guest: iproute2's `devlink` (Debian 12: 6.1) and the tool read the same
+# enable_roce and enable_iwarp; apply writes enable_roce's driverinit
+# value and says it needs a reload, a second apply writes nothing, the
+# value takes effect on `devlink dev reload`; runtime enable_iwarp applies
+# at once; injected refusals and silently ignored writes roll back; the
+# port function's roce capability is applied where the kernel has it and
+# refused with a clear error where it does not; rmmod leaves a clean log.
+#
+# Run as root in a lab guest (selftests/run_tests.sh devlink, or lab-run
+# --script 1=selftests/dcbsim/devlink.sh).
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+ds_require
+command -v devlink >/dev/null || tap_skip_all "iproute2 devlink missing"
+RT=$RTUNE_TOOL
+[ -x "$RT" ] || tap_skip_all "the rocetune tool is not built ($RT)"
+grep -qsx devlink "$DS_DBG/features" 2>/dev/null ||
+	{ ds_load && grep -qsx devlink "$DS_DBG/features"; } ||
+	tap_skip_all "this kernel has no devlink_alloc() with a device (5.15+): no devlink instance"
+ds_loaded && ds_unload
+
+D=dcbsim0
+DL=platform/rocetune_dcbsim
+KN=$DS_DBG/devlink
+TMP=$(mktemp -d)
+cleanup() { ds_loaded && ds_unload; rm -rf "$TMP"; }
+trap cleanup EXIT
+
+tap_plan 27
+
+ds_load && ip link add $D type dcbsim || tap_bail "cannot create $D"
+
+# iproute2's value of parameter $1 in cmode $2: true, false or none.
+ipr() {
+	devlink -j dev param show $DL name "$1" 2>/dev/null | python3 -c '
+import json, sys
+cm = sys.argv[1]
+try:
+    d = json.load(sys.stdin)["param"]
+except (ValueError, KeyError):
+    print("none"); sys.exit()
+for ps in d.values():
+    for p in ps:
+        for v in p.get("values", []):
+            if v.get("cmode") == cm:
+                print("true" if v.get("value") else "false"); sys.exit()
+print("none")' "$2"
+}
+
+# The tool's value: devlink.$1.$2 of `rocetune -j show dev $D`.
+tool() {
+	"$RT" -j show dev $D 2>/dev/null | python3 -c '
+import json, sys
+def find(o):
+    if isinstance(o, dict):
+        if isinstance(o.get("devlink"), dict):
+            return o["devlink"]
+        for v in o.values():
+            r = find(v)
+            if r is not None:
+                return r
+    if isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r is not None:
+                return r
+    return None
+dl = find(json.load(sys.stdin)) or {}
+v = dl
+for k in sys.argv[1:]:
+    v = v.get(k) if isinstance(v, dict) else None
+print("none" if v is None else str(v).lower())' "$@"
+}
+
+# The JSON of `rocetune -j apply/diff`: field $2 (writes, exit_code) or
+# whether a note or action of code/object $2 exists ("has:CODE").
+jget() {
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+q = sys.argv[2]
+if q.startswith("has:"):
+    c = q[4:]
+    hit = any(n.get("code") == c for d in j.get("devices", []) for n in d.get("notes", []))
+    hit |= any(n.get("code") == c for n in j.get("diagnostics", []))
+    print("yes" if hit else "no")
+elif q.startswith("rb:"):
+    rb = j.get("rollback", {})
+    print(" ".join(a.get("object", "?") + "=" + a.get("status", "?") for a in rb.get("actions", [])))
+elif q == "actions":
+    print(sum(len(d.get("actions", [])) for d in j.get("devices", [])))
+else:
+    print(j.get(q))' "$1" "$2"
+}
+
+profile() {	# profile NAME KEY=VALUE...: a [devlink] profile for $D
+	local f=$TMP/$1.conf kv
+	shift
+	printf '[match]\nnetdev = %s\n[devlink]\n' $D >"$f"
+	for kv in "$@"; do
+		case $kv in
+		pfc=*) printf '[pfc]\npriorities = %s\n' "${kv#pfc=}" >>"$f" ;;
+		*) printf '%s = %s\n' "${kv%%=*}" "${kv#*=}" >>"$f" ;;
+		esac
+	done
+	echo "$f"
+}
+
+apply() {	# apply OUT PROFILE: rocetune -j apply, JSON to OUT; its exit status
+	"$RT" -j apply "$2" >"$1" 2>/dev/null
+}
+
+# --- the instance, as iproute2 and the tool see it -------------------------
+tap_ok "devlink dev show lists $DL" sh -c "devlink dev show | grep -qx $DL"
+# Before 6.2 dcbsim ties the netdev to its port from a work item.
+tap_ok "devlink port show: a port of $DL has netdev $D" \
+	wait_for sh -c "devlink port show | grep -q '^$DL/[0-9]*: type eth netdev $D '"
+tap_eq "enable_roce runtime: tool agrees with iproute2" "$(ipr enable_roce runtime)" \
+	"$(tool enable_roce runtime)"
+tap_eq "enable_roce driverinit: tool agrees with iproute2" "$(ipr enable_roce driverinit)" \
+	"$(tool enable_roce driverinit)"
+tap_eq "enable_iwarp runtime: tool agrees with iproute2 (false)" "false false" \
+	"$(ipr enable_iwarp runtime) $(tool enable_iwarp runtime)"
+
+# --- driverinit: written, reported as needing a reload, applied on reload ---
+off=$(profile off enable_roce=false)
+"$RT" -j diff "$off" >"$TMP/diff.json" 2>/dev/null
+tap_eq "diff: one change, reported as needing a reload" "1 yes" \
+	"$(jget "$TMP/diff.json" actions) $(jget "$TMP/diff.json" has:devlink-reload)"
+apply "$TMP/a1.json" "$off"; rc=$?
+# apply exits 2 when it made changes, 0 when nothing needed changing
+tap_eq "apply enable_roce=false: exit 2 (changed), one write" "2 1" "$rc $(jget "$TMP/a1.json" writes)"
+tap_eq "driverinit is false, runtime still true (iproute2)" "false true" \
+	"$(ipr enable_roce driverinit) $(ipr enable_roce runtime)"
+tap_eq "apply says the change needs devlink dev reload" yes "$(jget "$TMP/a1.json" has:devlink-reload)"
+apply "$TMP/a2.json" "$off"; rc=$?
+tap_eq "re-apply: exit 0, no write, reload still pending" "0 0 yes" \
+	"$rc $(jget "$TMP/a2.json" writes) $(jget "$TMP/a2.json" has:devlink-reload)"
+tap_ok "devlink dev reload $DL" devlink dev reload $DL
+tap_eq "after the reload RoCE is off (iproute2 and tool)" "false false" \
+	"$(ipr enable_roce runtime) $(tool enable_roce runtime)"
+apply "$TMP/a3.json" "$off"
+tap_eq "after the reload: no write, no reload note" "0 no" \
+	"$(jget "$TMP/a3.json" writes) $(jget "$TMP/a3.json" has:devlink-reload)"
+
+# --- runtime enable_iwarp: silently ignored, then applied ------------------
+iw=$(profile iw enable_roce=false enable_iwarp=true)
+echo Y >"$KN/ignore_param"
+apply "$TMP/a4.json" "$iw"; rc=$?
+echo N >"$KN/ignore_param"
+tap_eq "an ignored enable_iwarp write is caught by the read-back (exit != 0)" "fail false" \
+	"$([ $rc -ne 0 ] && echo fail || echo ok) $(ipr enable_iwarp runtime)"
+apply "$TMP/a5.json" "$iw"; rc=$?
+tap_eq "apply enable_iwarp=true: exit 2, runtime true at once, no reload" "2 true no" \
+	"$rc $(ipr enable_iwarp runtime) $(jget "$TMP/a5.json" has:devlink-reload)"
+on=$(profile on enable_roce=true enable_iwarp=false)
+apply "$TMP/a6.json" "$on"; rc=$?
+tap_eq "back to RoCE: iWARP off at once, enable_roce driverinit true" "2 false true" \
+	"$rc $(ipr enable_iwarp runtime) $(ipr enable_roce driverinit)"
+devlink dev reload $DL >/dev/null 2>&1
+tap_eq "after a reload RoCE is on again" true "$(ipr enable_roce runtime)"
+
+# --- refusals roll back -----------------------------------------------------
+calls=$(cat "$KN/calls_param")
+echo 95 >"$KN/fail_next_param"	# EOPNOTSUPP
+apply "$TMP/a7.json" "$off"; rc=$?
+tap_eq "a refused enable_roce write: exit != 0, driverinit unchanged" "fail true" \
+	"$([ $rc -ne 0 ] && echo fail || echo ok) $(ipr enable_roce driverinit)"
+tap_eq "the refused write reached the driver once" $((calls + 1)) "$(cat "$KN/calls_param")"
+ifi=$(cat /sys/class/net/$D/ifindex)
+echo 5 >"$DS_DBG/$ifi/fail_next_pfc"
+both=$(profile both enable_roce=false pfc=3)
+apply "$TMP/a8.json" "$both"; rc=$?
+tap_eq "enable_roce written, then PFC refused: exit != 0" fail \
+	"$([ $rc -ne 0 ] && echo fail || echo ok)"
+tap_eq "rollback restored enable_roce driverinit true" true "$(ipr enable_roce driverinit)"
+tap_eq "the rollback's one action restored enable_roce" devlink-roce=restored \
+	"$(jget "$TMP/a8.json" rb:)"
+echo 95 >"$KN/fail_next_reload"
+tap_notok "an injected reload failure fails devlink dev reload" devlink dev reload $DL
+
+# --- the port function's roce capability -----------------------------------
+fn=$(profile fn port_fn_roce=false)
+if grep -qsx devlink_port_fn_roce "$DS_DBG/features"; then
+	apply "$TMP/a9.json" "$fn"; rc=$?
+	tap_eq "port_fn_roce=false applies" "0 false" "$rc $(tool port_fn_roce)"
+	apply "$TMP/a10.json" "$fn"
+	tap_eq "re-apply port_fn_roce: no write" 0 "$(jget "$TMP/a10.json" writes)"
+else
+	apply "$TMP/a9.json" "$fn"; rc=$?
+	tap_eq "no port function caps in this kernel: clear error, nothing written" \
+		"fail yes 0" "$([ $rc -ne 0 ] && echo fail || echo ok) $(jget "$TMP/a9.json" has:no-port-fn-roce) $(jget "$TMP/a9.json" writes)"
+	tap_skip "re-apply port_fn_roce" "the kernel has no DEVLINK_PORT_FN_CAP_ROCE (before 6.5 for dcbsim)"
+fi
+
+# --- teardown ---------------------------------------------------------------
+ip link del $D
+tap_ok "rmmod with the devlink instance registered" ds_unload
+tap_ok "kernel log clean" kernel_log_clean
+tap_done

@@ -527,6 +527,7 @@ ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page)
 		{ "pacing_clamped_pkts", &c->pacing_clamped_pkts },
 		{ "learn_refused_full", &c->learn_refused_full },
 		{ "learn_refused_nomem", &c->learn_refused_nomem },
+		{ "learn_refused_bad_icrc", &c->learn_refused_bad_icrc },
 		{ "evicted_unconfirmed", &c->evicted_unconfirmed },
 		{ "evicted_gone", &c->evicted_gone },
 		{ "evicted_idle", &c->evicted_idle },

@@ -142,6 +142,6 @@ else
 	tap_diag "sent $((n * 5000)) packets during the link cycles"
 	tap_ok "rmmod rocetune" rtune_unload
 fi
-lab_barrier done 200
+lab_barrier all-done 200
 tap_ok "kernel log clean" kernel_log_clean
 tap_done

@@ -6,10 +6,11 @@
 # lab guests; host2 sends from a second address, ALT, with roce_storm.c
 # (AF_PACKET, sendmmsg; built here), host1 holds a live RC QP (qp_hold.c)
 # whose peer is host2's own address:
-#   1. STORM_BAD (default 20000) SEND Only packets naming made-up QPNs with
-#      a wrong ICRC: no entry is made for any (qps, evicted_unconfirmed and
-#      learn_refused_full do not move), and each packet that reached the
-#      datapath (an nftables counter) is counted in learn_refused_bad_icrc;
+#   1. STORM_BAD (default 20000) packets (SEND Only and CNPs, alternately)
+#      naming made-up QPNs with a wrong ICRC: no entry is made for any (qps,
+#      evicted_unconfirmed and learn_refused_full do not move), and each
+#      packet that reached the datapath (an nftables counter) is counted in
+#      learn_refused_bad_icrc or cnp_rejected_bad_icrc;
 #   2. STORM_COUNT (default 200000) packets of 11 kinds, IPv4 and IPv6:
 #      truncated BTHs, every opcode, bad UDP lengths, CNPs and CE marks
 #      naming the live QP from ALT, CNPs from ::ffff:<its peer>, CE marks
@@ -107,7 +108,7 @@ fi
 # --- (1) bad ICRCs naming made-up QPNs: no entry
 if ((LAB_HOST == 1)); then
 	q0=$(dpc qps) e0=$(dpc evicted_unconfirmed) f0=$(dpc learn_refused_full)
-	b0=$(dpc learn_refused_bad_icrc) n0=$(nft_count v4) hi=0
+	b0=$(dpc learn_refused_bad_icrc) c0=$(dpc cnp_rejected_bad_icrc) n0=$(nft_count v4) hi=0
 	lab_barrier bad-ready 300 || tap_bail "peer not ready (bad-ready)"
 	while [[ ! -e $LAB_RUN_DIR/host2/kv/bad-done ]]; do
 		n=$(dpc qps)
@@ -116,12 +117,14 @@ if ((LAB_HOST == 1)); then
 	done
 	sleep 2
 	got=$(($(nft_count v4) - n0)) b=$(($(dpc learn_refused_bad_icrc) - b0))
-	tap_diag "bad ICRC: $got of $BAD reached host1; learn_refused_bad_icrc +$b; qps peak $hi (before $q0)"
+	c=$(($(dpc cnp_rejected_bad_icrc) - c0))
+	tap_diag "bad ICRC: $got of $BAD reached host1; learn_refused_bad_icrc +$b, cnp_rejected_bad_icrc +$c; qps peak $hi (before $q0)"
 	tap_ok "much of it reached the datapath (>= 20 %)" test "$got" -ge $((BAD / 5))
 	tap_eq "no entry was made: qps peak" "$q0" "$hi"
 	tap_eq "nothing to evict or refuse for room: evicted_unconfirmed, learn_refused_full" \
 		"$e0 $f0" "$(dpc evicted_unconfirmed) $(dpc learn_refused_full)"
-	tap_eq "each is counted in learn_refused_bad_icrc" "$got" "$b"
+	# Half of them are CNPs, which the reaction point refuses for the ICRC.
+	tap_eq "each is counted: learn_refused_bad_icrc + cnp_rejected_bad_icrc" "$got" $((b + c))
 else
 	lab_barrier bad-ready 300 || tap_bail "peer not ready (bad-ready)"
 	t0=$SECONDS

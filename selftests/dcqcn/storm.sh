@@ -184,7 +184,12 @@ else
 	v6=()
 	[[ -n $ll6 ]] && v6=(-6 "fe80::bad:1,$ll6")
 	tap_diag "host1's link-local address: ${ll6:-none (IPv6 kinds sent over IPv4)}"
-	bcast=$(ip -4 -o addr show dev eth0 | awk '$5=="brd" {print $6; exit}')
+	# The link's broadcast address, from the prefix (the lab adds its
+	# addresses without "brd", so ip shows none).
+	bcast=$(python3 -c 'import ipaddress, sys
+print(ipaddress.ip_interface(sys.argv[1]).network.broadcast_address)' \
+		"$(ip -4 -o addr show dev eth0 | awk '{print $4; exit}')")
+	tap_diag "broadcast address: ${bcast:-none}"
 	lab_barrier storm-ready 300 || tap_bail "peer not ready (storm-ready)"
 	t0=$SECONDS
 	/tmp/roce_storm -i eth0 -m "$(lab_get 1 mac)" -4 "$ALT,$LAB_PEER_eth0" "${v6[@]}" \

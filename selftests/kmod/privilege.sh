@@ -35,10 +35,11 @@ nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 no_netadmin() {
 	setpriv --inh-caps=-net_admin --bounding-set=-net_admin "$@"
 }
-# try WHO FILE VALUE: write VALUE to FILE as WHO; prints the shell's error.
+# try WHO FILE VALUE: write VALUE to FILE as WHO; prints the shell's error
+# (bash's: dash reports any failed write as "I/O error").
 try() {
 	local who=$1 file=$2 value=$3
-	"$who" sh -c 'printf "%s" "$2" >"$1"' sh "$file" "$value" 2>&1
+	"$who" bash -c 'printf "%s" "$2" >"$1"' bash "$file" "$value" 2>&1
 }
 
 # A QP number nobody uses, for qp_ctl (an entry for it is refused, ENOENT,

@@ -26,6 +26,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/slab.h>
@@ -240,12 +241,25 @@ static ssize_t rtune_port_qp_watch_show(struct config_item *item, char *page)
 	return n;
 }
 
+/*
+ * Every write here changes what the datapath does (or, for qp_watch,
+ * what it reveals): CAP_NET_ADMIN, as the netlink that sets a NIC's DCB
+ * and ECN asks, not just the file's mode (uid 0 without the capability,
+ * e.g. in a container, is refused too).
+ */
+static int rtune_may_write(void)
+{
+	return capable(CAP_NET_ADMIN) ? 0 : -EPERM;
+}
+
 static ssize_t rtune_port_qp_watch_store(struct config_item *item,
 				      const char *page, size_t len)
 {
 	struct rtune_dp *dp = rtune_port_dp(to_port_dir(item));
 	u32 qpn;
 
+	if (rtune_may_write())
+		return -EPERM;
 	if (!dp)
 		return -EOPNOTSUPP;
 	if (rtune_parse_u32(page, len, &qpn) || qpn > RTUNE_BTH_QPN_MASK)
@@ -267,6 +281,8 @@ static ssize_t rtune_port_qp_ctl_store(struct config_item *item,
 	struct rtune_dp *dp = rtune_port_dp(to_port_dir(item));
 	int err;
 
+	if (rtune_may_write())
+		return -EPERM;
 	if (!dp)
 		return -EOPNOTSUPP;
 	err = rtune_qp_ctl_store(dp, page, len);
@@ -386,8 +402,10 @@ static ssize_t rtune_cc_preset_show(struct config_item *item, char *page)
 static ssize_t rtune_cc_preset_store(struct config_item *item, const char *page,
 				  size_t len)
 {
-	int err = rtune_port_stage_preset(cc_to_port_dir(item)->port, page, len);
+	int err = rtune_may_write();
 
+	if (!err)
+		err = rtune_port_stage_preset(cc_to_port_dir(item)->port, page, len);
 	return err ? err : len;
 }
 
@@ -414,6 +432,8 @@ static ssize_t rtune_cc_commit_store(struct config_item *item, const char *page,
 	struct rtune_port_dir *pd = cc_to_port_dir(item);
 	int err;
 
+	if (rtune_may_write())
+		return -EPERM;
 	if (!rtune_is_one(page, len))
 		return -EINVAL;
 	err = rtune_port_commit(pd->dir->dev, pd->port);
@@ -423,6 +443,8 @@ static ssize_t rtune_cc_commit_store(struct config_item *item, const char *page,
 static ssize_t rtune_cc_discard_store(struct config_item *item, const char *page,
 				   size_t len)
 {
+	if (rtune_may_write())
+		return -EPERM;
 	if (!rtune_is_one(page, len))
 		return -EINVAL;
 	rtune_port_discard(cc_to_port_dir(item)->port);
@@ -492,8 +514,10 @@ static ssize_t rtune_staged_show(struct config_item *item, enum rtune_param_id i
 static ssize_t rtune_staged_store(struct config_item *item, enum rtune_param_id id,
 			       const char *page, size_t len)
 {
-	int err = rtune_port_stage(staged_to_port_dir(item)->port, id, page, len);
+	int err = rtune_may_write();
 
+	if (!err)
+		err = rtune_port_stage(staged_to_port_dir(item)->port, id, page, len);
 	return err ? err : len;
 }
 

@@ -195,8 +195,10 @@ static void rtune_qp_withdraw(struct rtune_qp *qp, u8 state)
 	bool was_live = READ_ONCE(qp->state) == RTUNE_QP_LIVE;
 
 	rtune_qp_unpublish(qp, state);
-	if (was_live)
+	if (was_live) {
 		synchronize_rcu();
+		rtune_fault_withdraw();
+	}
 }
 
 enum rtune_verdict {
@@ -226,38 +228,50 @@ static enum rtune_verdict rtune_qp_check(struct rtune_dp *dp, struct rtune_qp *q
 	struct ib_qp_attr attr = {};
 	const struct ib_global_route *grh;
 	struct in6_addr peer;
+	unsigned long ibqp_id;
 	struct ib_qp *ibqp;
+	bool connected;
+	int err = -EOPNOTSUPP;
 	u8 state;
-	int err;
 
+	/*
+	 * Read all that is needed from the QP, then let go of it: the
+	 * restrack reference makes ib_destroy_qp() wait, and what follows
+	 * may wait for grace periods (rtune_qp_withdraw()).
+	 */
 	res = rdma_restrack_get_byid(ibdev, RDMA_RESTRACK_QP, qp->qpn);
 	if (IS_ERR(res))
 		return qp->confirmed ? RTUNE_EVICT_GONE : RTUNE_EVICT_UNCONFIRMED;
 	ibqp = container_of(res, struct ib_qp, res);
+	ibqp_id = (unsigned long)ibqp;	/* compared, never dereferenced */
+	connected = ibqp->qp_type == IB_QPT_RC || ibqp->qp_type == IB_QPT_UC;
+	if (connected)
+		err = ib_query_qp(ibqp, &attr,
+				  IB_QP_STATE | IB_QP_AV | IB_QP_DEST_QPN, &init);
+	rdma_restrack_put(res);
+
 	if (!qp->confirmed && !rtune_qp_confirm(qp)) {
 		v = RTUNE_EVICT_FULL;
 		goto out;
 	}
 	if (!qp->ibqp_id) {
 		/* First check (qp_ctl's entries are confirmed at birth). */
-		qp->ibqp_id = (unsigned long)ibqp;
-	} else if (qp->ibqp_id != (unsigned long)ibqp) {
+		qp->ibqp_id = ibqp_id;
+	} else if (qp->ibqp_id != ibqp_id) {
 		/* The QPN was freed and handed out again: another QP. */
 		if (READ_ONCE(qp->state) == RTUNE_QP_LIVE)
 			atomic64_inc(&dp->cnt.peer_changed);
 		rtune_qp_withdraw(qp, RTUNE_QP_NEW);
 		rtune_qp_restart(dp, qp, true);
-		qp->ibqp_id = (unsigned long)ibqp;
+		qp->ibqp_id = ibqp_id;
 		WRITE_ONCE(qp->last_seen, jiffies);
 	}
 	state = READ_ONCE(qp->state);
-	if (ibqp->qp_type != IB_QPT_RC && ibqp->qp_type != IB_QPT_UC) {
+	if (!connected) {
 		if (state != RTUNE_QP_UNSUPPORTED)
 			rtune_qp_withdraw(qp, RTUNE_QP_UNSUPPORTED);
 		goto out;
 	}
-	err = ib_query_qp(ibqp, &attr, IB_QP_STATE | IB_QP_AV | IB_QP_DEST_QPN,
-			  &init);
 	if (!err && attr.qp_state >= IB_QPS_RTR &&
 	    (rdma_ah_get_ah_flags(&attr.ah_attr) & IB_AH_GRH)) {
 		grh = rdma_ah_read_grh(&attr.ah_attr);
@@ -288,7 +302,6 @@ static enum rtune_verdict rtune_qp_check(struct rtune_dp *dp, struct rtune_qp *q
 		v = RTUNE_EVICT_IDLE;
 	}
 out:
-	rdma_restrack_put(res);
 	/* Kept: hooks may queue it again. Evicted: it stays the worker's. */
 	if (v == RTUNE_KEEP)
 		clear_bit(0, &qp->learn_queued);
@@ -527,6 +540,7 @@ ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page)
 		{ "pacing_clamped_pkts", &c->pacing_clamped_pkts },
 		{ "learn_refused_full", &c->learn_refused_full },
 		{ "learn_refused_nomem", &c->learn_refused_nomem },
+		{ "learn_refused_bad_icrc", &c->learn_refused_bad_icrc },
 		{ "evicted_unconfirmed", &c->evicted_unconfirmed },
 		{ "evicted_gone", &c->evicted_gone },
 		{ "evicted_idle", &c->evicted_idle },

@@ -134,6 +134,7 @@ struct rtune_dp_counters {
 	/* The QP table's refusals and evictions, by reason. */
 	atomic64_t learn_refused_full;	/* max_unconfirmed_qps reached */
 	atomic64_t learn_refused_nomem;	/* no memory for a new entry */
+	atomic64_t learn_refused_bad_icrc;	/* ICRC did not verify */
 	atomic64_t evicted_unconfirmed;	/* restrack never knew the QPN */
 	atomic64_t evicted_gone;	/* the QP was destroyed */
 	atomic64_t evicted_idle;	/* not connected within new_qp_ttl_s */

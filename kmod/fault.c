@@ -9,17 +9,43 @@
  * failure", and the knob goes back to 0. 0 means "don't fail". This lets
  * tests of tools that commit (rocetune apply) check their rollback; it is
  * not a stable interface.
+ *
+ *   /sys/kernel/debug/rocetune/withdraw_delay_ms
+ *   /sys/kernel/debug/rocetune/withdraw_delays
+ *
+ * Milliseconds (0..10000) the worker sleeps after taking a live QP's
+ * entry out of service (rtune_qp_withdraw(), after its grace period), and
+ * how many times it did: a test widens that window to show that no
+ * reference to the QP is held across it (ib_destroy_qp() would wait).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 
 #include "rocetune.h"
 
 /* No lock: one atomic, consumed by atomic_xchg() so only one commit fails. */
 static atomic_t rtune_fail_next_commit = ATOMIC_INIT(0);
+
+/* No lock: each is one word, read and written whole. */
+static u32 rtune_withdraw_delay_ms;
+static atomic_t rtune_withdraw_delays = ATOMIC_INIT(0);
+
+/**
+ * rtune_fault_withdraw - the injected delay of a withdrawal; may sleep
+ */
+void rtune_fault_withdraw(void)
+{
+	u32 ms = READ_ONCE(rtune_withdraw_delay_ms);
+
+	if (!ms)
+		return;
+	atomic_inc(&rtune_withdraw_delays);
+	msleep(min_t(u32, ms, 10000));
+}
 
 /**
  * rtune_fault_commit - consume an injected commit failure
@@ -49,9 +75,14 @@ static int rtune_fail_next_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(rtune_fail_next_fops, rtune_fail_next_get,
 			 rtune_fail_next_set, "%llu\n");
 
+DEFINE_DEBUGFS_ATTRIBUTE(rtune_count_fops, rtune_fail_next_get, NULL, "%llu\n");
+
 /* @dir: rocetune.ko's debugfs directory; an error pointer is fine. */
 void rtune_fault_init(struct dentry *dir)
 {
 	debugfs_create_file_unsafe("fail_next_commit", 0600, dir,
 				   &rtune_fail_next_commit, &rtune_fail_next_fops);
+	debugfs_create_u32("withdraw_delay_ms", 0600, dir, &rtune_withdraw_delay_ms);
+	debugfs_create_file_unsafe("withdraw_delays", 0400, dir,
+				   &rtune_withdraw_delays, &rtune_count_fops);
 }

@@ -6,7 +6,8 @@
  *   LOCAL_IN     every RoCEv2 packet an rxe device receives passes here
  *                after the filter table (what the firewall drops never
  *                reaches us) and before rxe's UDP tunnel socket. Data and
- *                ACKs: start tracking the local QP they name; CE-marked
+ *                ACKs: start tracking the local QP they name (only if the
+ *                ICRC verifies, as rxe would require); CE-marked
  *                ones from that QP's peer to a unicast address of ours are
  *                the notification point's input (count, maybe send a
  *                CNP). CNPs (BTH opcode 0x81, which rxe would drop): the
@@ -91,6 +92,45 @@ static bool rtune_parse(struct sk_buff *skb, bool v6, struct rtune_rx *rx)
 	rx->opcode = rtune_bth_opcode(bth);
 	rx->dqpn = rtune_bth_dqpn(bth);
 	return true;
+}
+
+/*
+ * Whether the received RoCEv2 packet @rx in @skb carries a correct ICRC.
+ * The packet may be non-linear: the headers are masked from a copy, the
+ * rest is read in place or in small chunks (skb_header_pointer() copies
+ * only what is not in the linear head). Costs one pass over the packet;
+ * called only for packets that would start tracking a QP.
+ */
+static bool rtune_rx_icrc_valid(const struct sk_buff *skb,
+				const struct rtune_rx *rx)
+{
+	u8 hbuf[RTUNE_ICRC_MAX_HLEN], cbuf[128], want[RTUNE_ICRC_LEN];
+	unsigned int off, end, n;
+	const u8 *p;
+	size_t hlen;
+	u32 crc;
+
+	if (rx->len < RTUNE_ICRC_LEN)
+		return false;
+	end = rx->l3off + rx->len - RTUNE_ICRC_LEN;
+	n = min_t(unsigned int, sizeof(hbuf), end - rx->l3off);
+	p = skb_header_pointer(skb, rx->l3off, n, hbuf);
+	if (!p || rtune_icrc_begin(p, n, &hlen, &crc))
+		return false;
+	for (off = rx->l3off + hlen; off < end; off += n) {
+		n = end - off;
+		if (off >= skb_headlen(skb) || n > skb_headlen(skb) - off)
+			n = min_t(unsigned int, n, sizeof(cbuf));
+		p = skb_header_pointer(skb, off, n, cbuf);
+		if (!p)
+			return false;
+		crc = rtune_crc32_update(crc, p, n);
+	}
+	p = skb_header_pointer(skb, end, RTUNE_ICRC_LEN, cbuf);
+	if (!p)
+		return false;
+	rtune_icrc_put(want, ~crc);
+	return !memcmp(want, p, RTUNE_ICRC_LEN);
 }
 
 /* The priority of a received RoCEv2 packet: its DSCP's class selector. */
@@ -180,7 +220,21 @@ static void rtune_np_rx(struct rtune_dp *dp, const struct sk_buff *skb,
 	bool send = false;
 	u32 peer_qpn;
 
-	qp = rtune_qp_get_or_create(dp, rx->dqpn);
+	qp = rtune_qp_lookup(dp, rx->dqpn);
+	if (qp) {
+		rtune_qp_seen(qp);
+	} else {
+		/*
+		 * Only a packet rxe itself would accept starts tracking a
+		 * QP: rxe drops a bad ICRC, so such a packet is forged or
+		 * damaged and must not take a slot of the table.
+		 */
+		if (!rtune_rx_icrc_valid(skb, rx)) {
+			atomic64_inc(&dp->cnt.learn_refused_bad_icrc);
+			return;
+		}
+		qp = rtune_qp_create(dp, rx->dqpn, GFP_ATOMIC, false);
+	}
 	if (!qp || !INET_ECN_is_ce(rx->tos))
 		return;
 	if (!rtune_rx_to_unicast(skb, rx)) {

@@ -196,18 +196,12 @@ struct rtune_qp *rtune_qp_create(struct rtune_dp *dp, u32 qpn, gfp_t gfp,
 	return qp;
 }
 
-/* The hooks' entry point: find or start tracking local QP @qpn. */
-struct rtune_qp *rtune_qp_get_or_create(struct rtune_dp *dp, u32 qpn)
+/* A packet named @qp: note when, for the idle limit. */
+void rtune_qp_seen(struct rtune_qp *qp)
 {
-	struct rtune_qp *qp = rtune_qp_lookup(dp, qpn);
-
-	if (qp) {
-		/* Write only once a tick: the line is shared by CPUs. */
-		if (time_after(jiffies, READ_ONCE(qp->last_seen)))
-			WRITE_ONCE(qp->last_seen, jiffies);
-		return qp;
-	}
-	return rtune_qp_create(dp, qpn, GFP_ATOMIC, false);
+	/* Write only once a tick: the line is shared by CPUs. */
+	if (time_after(jiffies, READ_ONCE(qp->last_seen)))
+		WRITE_ONCE(qp->last_seen, jiffies);
 }
 
 /*

@@ -37,7 +37,8 @@ struct rtune_qp *rtune_qp_lookup_peer(struct rtune_dp *dp, u32 peer_qpn,
  */
 struct rtune_qp *rtune_qp_create(struct rtune_dp *dp, u32 qpn, gfp_t gfp,
 				 bool confirmed);
-struct rtune_qp *rtune_qp_get_or_create(struct rtune_dp *dp, u32 qpn);
+/* A packet named @qp (found by rtune_qp_lookup()): note when; any context. */
+void rtune_qp_seen(struct rtune_qp *qp);
 
 /* Hand @qp to the worker to be checked again soon; any context. */
 void rtune_qp_requeue(struct rtune_qp *qp);

@@ -93,6 +93,7 @@ ssize_t rtune_counters_show(struct rtune_dev *dev, struct rtune_port *port,
 struct dentry;
 void rtune_fault_init(struct dentry *dir);
 int rtune_fault_commit(void);
+void rtune_fault_withdraw(void);
 
 /* configfs.c */
 int rtune_configfs_init(void);

@@ -39,16 +39,15 @@ u32 rtune_crc32_update(u32 crc, const u8 *p, size_t len)
 	return crc;
 }
 
-int rtune_icrc_compute(const u8 *pkt, size_t len, u32 *icrc)
+int rtune_icrc_begin(const u8 *pkt, size_t len, size_t *hlen, u32 *crc)
 {
 	/* The largest masked prefix: IPv4 with options, UDP, BTH. */
-	u8 hdr[RTUNE_IPV4_MAX_HLEN + RTUNE_UDP_HLEN + RTUNE_BTH_LEN];
+	u8 hdr[RTUNE_ICRC_MAX_HLEN];
 	static const u8 lrh[8] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 	};
-	size_t iplen, hlen;
+	size_t iplen, n;
 	u8 *bth;
-	u32 crc;
 
 	if (len < 1)
 		return -EINVAL;
@@ -67,10 +66,10 @@ int rtune_icrc_compute(const u8 *pkt, size_t len, u32 *icrc)
 	default:
 		return -EINVAL;
 	}
-	hlen = iplen + RTUNE_UDP_HLEN + RTUNE_BTH_LEN;
-	if (len < hlen)
+	n = iplen + RTUNE_UDP_HLEN + RTUNE_BTH_LEN;
+	if (len < n)
 		return -EINVAL;
-	memcpy(hdr, pkt, hlen);
+	memcpy(hdr, pkt, n);
 	if (rtune_ip_version(pkt) == 4) {
 		hdr[RTUNE_IPV4_OFF_TOS] = 0xff;
 		hdr[RTUNE_IPV4_OFF_TTL] = 0xff;
@@ -89,8 +88,19 @@ int rtune_icrc_compute(const u8 *pkt, size_t len, u32 *icrc)
 	bth = hdr + iplen + RTUNE_UDP_HLEN;
 	bth[RTUNE_BTH_OFF_FLAGS] = 0xff;	/* FECN, BECN, reserved */
 
-	crc = rtune_crc32_update(0xffffffffu, lrh, sizeof(lrh));
-	crc = rtune_crc32_update(crc, hdr, hlen);
+	*crc = rtune_crc32_update(0xffffffffu, lrh, sizeof(lrh));
+	*crc = rtune_crc32_update(*crc, hdr, n);
+	*hlen = n;
+	return 0;
+}
+
+int rtune_icrc_compute(const u8 *pkt, size_t len, u32 *icrc)
+{
+	size_t hlen;
+	u32 crc;
+
+	if (rtune_icrc_begin(pkt, len, &hlen, &crc))
+		return -EINVAL;
 	crc = rtune_crc32_update(crc, pkt + hlen, len - hlen);
 	*icrc = ~crc;
 	return 0;

@@ -17,6 +17,9 @@
 #include "types.h"
 #include "wire.h"	/* RTUNE_ICRC_LEN */
 
+/* The longest prefix rtune_icrc_begin() reads: IPv4 with options, UDP, BTH. */
+#define RTUNE_ICRC_MAX_HLEN	(RTUNE_IPV4_MAX_HLEN + RTUNE_UDP_HLEN + RTUNE_BTH_LEN)
+
 /* Plain CRC-32 update (reflected, poly 0xedb88320, no final inversion). */
 u32 rtune_crc32_update(u32 crc, const u8 *p, size_t len);
 
@@ -27,6 +30,16 @@ u32 rtune_crc32_update(u32 crc, const u8 *p, size_t len);
  * short for its headers or is not IP/UDP.
  */
 int rtune_icrc_compute(const u8 *pkt, size_t len, u32 *icrc);
+
+/*
+ * The ICRC in pieces, for a packet that is not contiguous (an skb with
+ * fragments): @pkt holds its first @len bytes (at least its IP, UDP and BTH
+ * headers, at most RTUNE_ICRC_MAX_HLEN are read). Returns 0, the number of
+ * header bytes folded in *@hlen and the running CRC in *@crc, or -EINVAL
+ * as rtune_icrc_compute(). The caller goes on with rtune_crc32_update()
+ * over the rest of the packet (without the ICRC); the ICRC is ~crc.
+ */
+int rtune_icrc_begin(const u8 *pkt, size_t len, size_t *hlen, u32 *crc);
 
 /* Store @icrc at @p in wire order. */
 void rtune_icrc_put(u8 *p, u32 icrc);

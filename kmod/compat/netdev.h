@@ -4,7 +4,8 @@
  * kernels: flags that moved ("lockless transmit" and "cannot change
  * network namespace" were the features NETIF_F_LLTX and
  * NETIF_F_NETNS_LOCAL; 6.11 and 6.12 made them the bits netdev->lltx and
- * netdev->netns_local), reference tracking of a held device, the drop
+ * netdev->netns_local, 6.15 renamed the latter netns_immutable), the
+ * rtnl_link_ops.newlink arguments, reference tracking of a held device, the drop
  * counters, the per-CPU software statistics and TSO limits. The probes in
  * conftest.sh decide, each separately.
  */
@@ -12,8 +13,35 @@
 #define _ROCETUNE_COMPAT_NETDEV_H
 
 #include <linux/netdevice.h>
+#include <net/rtnetlink.h>
 
 #include "compat_generated.h"
+
+/*
+ * RTUNE_COMPAT_NEWLINK(name, fn) defines @name, an rtnl_link_ops.newlink
+ * op of this kernel's type, calling
+ *	int fn(struct net *src_net, struct net_device *dev,
+ *	       struct nlattr *tb[], struct nlattr *data[],
+ *	       struct netlink_ext_ack *extack)
+ * (the op's type before 6.15; since, the arguments come in struct
+ * rtnl_newlink_params and the device first).
+ */
+#if RTUNE_HAVE_RTNL_NEWLINK_PARAMS
+#define RTUNE_COMPAT_NEWLINK(name, fn)					\
+static int name(struct net_device *dev, struct rtnl_newlink_params *p,	\
+		struct netlink_ext_ack *extack)				\
+{									\
+	return fn(p->src_net, dev, p->tb, p->data, extack);		\
+}
+#else
+#define RTUNE_COMPAT_NEWLINK(name, fn)					\
+static int name(struct net *src_net, struct net_device *dev,		\
+		struct nlattr *tb[], struct nlattr *data[],		\
+		struct netlink_ext_ack *extack)				\
+{									\
+	return fn(src_net, dev, tb, data, extack);			\
+}
+#endif
 
 /* @dev's ndo_start_xmit needs no tx lock. Call from the setup function. */
 static inline void rtune_compat_netdev_set_lltx(struct net_device *dev)
@@ -28,7 +56,9 @@ static inline void rtune_compat_netdev_set_lltx(struct net_device *dev)
 /* @dev stays in the namespace it was created in. */
 static inline void rtune_compat_netdev_set_netns_local(struct net_device *dev)
 {
-#if RTUNE_HAVE_NETDEV_NETNS_LOCAL
+#if RTUNE_HAVE_NETDEV_NETNS_IMMUTABLE
+	dev->netns_immutable = true;
+#elif RTUNE_HAVE_NETDEV_NETNS_LOCAL
 	dev->netns_local = true;
 #else
 	dev->features |= NETIF_F_NETNS_LOCAL;

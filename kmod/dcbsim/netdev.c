@@ -328,9 +328,9 @@ static int dcbsim_validate(struct nlattr *tb[], struct nlattr *data[],
 	return 0;
 }
 
-static int dcbsim_newlink(struct net *src_net, struct net_device *dev,
-			  struct nlattr *tb[], struct nlattr *data[],
-			  struct netlink_ext_ack *extack)
+static int dcbsim_do_newlink(struct net *src_net, struct net_device *dev,
+			     struct nlattr *tb[], struct nlattr *data[],
+			     struct netlink_ext_ack *extack)
 {
 	struct dcbsim_priv *priv = netdev_priv(dev);
 	struct net_device *lower = NULL;
@@ -380,6 +380,9 @@ err_unregister:
 	unregister_netdevice(dev);
 	return err;
 }
+
+/* The op's arguments differ between kernels: compat/netdev.h. */
+RTUNE_COMPAT_NEWLINK(dcbsim_newlink, dcbsim_do_newlink)
 
 static struct rtnl_link_ops dcbsim_link_ops __read_mostly = {
 	.kind		= DCBSIM_LINK_KIND,

@@ -91,7 +91,7 @@ have SKB_SET_DELIVERY_TIME '
 const void *probe_fn = skb_set_delivery_time;'
 
 # The route lookup key's TOS: flowi4_tos (a u8, RT_TOS-masked) became
-# flowi4_dscp (a dscp_t) in 6.15ish; 7.2 has only the latter. compat.h.
+# flowi4_dscp (a dscp_t) after 6.12; 7.2 has only the latter. compat.h.
 have FLOWI4_DSCP '
 #include <net/flow.h>
 #include <net/inet_dscp.h>
@@ -153,14 +153,14 @@ have NETDEV_NETNS_LOCAL '
 #include <linux/netdevice.h>
 void probe_set(struct net_device *dev);
 void probe_set(struct net_device *dev) { dev->netns_local = true; }'
-# ... and later (6.15) netns_local was renamed netns_immutable.
+# ... and after 6.12 netns_local was renamed netns_immutable (7.2 has it).
 have NETDEV_NETNS_IMMUTABLE '
 #include <linux/netdevice.h>
 void probe_set(struct net_device *dev);
 void probe_set(struct net_device *dev) { dev->netns_immutable = true; }'
 
 # rtnl_link_ops.newlink takes its netns and attributes in one struct
-# rtnl_newlink_params since 6.15; five arguments before. compat/netdev.h.
+# rtnl_newlink_params after 6.12 (7.2); five arguments before. compat/netdev.h.
 have RTNL_NEWLINK_PARAMS '
 #include <net/rtnetlink.h>
 static int nl(struct net_device *d, struct rtnl_newlink_params *p,

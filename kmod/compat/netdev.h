@@ -4,9 +4,9 @@
  * kernels: flags that moved ("lockless transmit" and "cannot change
  * network namespace" were the features NETIF_F_LLTX and
  * NETIF_F_NETNS_LOCAL; 6.11 and 6.12 made them the bits netdev->lltx and
- * netdev->netns_local, 6.15 renamed the latter netns_immutable), the
- * rtnl_link_ops.newlink arguments, reference tracking of a held device, the drop
- * counters, the per-CPU software statistics and TSO limits. The probes in
+ * netdev->netns_local, later renamed netns_immutable), the
+ * rtnl_link_ops.newlink arguments, reference tracking of a held device,
+ * the drop counters, the per-CPU software statistics and TSO limits. The probes in
  * conftest.sh decide, each separately.
  */
 #ifndef _ROCETUNE_COMPAT_NETDEV_H
@@ -23,7 +23,7 @@
  *	int fn(struct net *src_net, struct net_device *dev,
  *	       struct nlattr *tb[], struct nlattr *data[],
  *	       struct netlink_ext_ack *extack)
- * (the op's type before 6.15; since, the arguments come in struct
+ * (the op's type up to 6.12 at least; on 7.2 the arguments come in struct
  * rtnl_newlink_params and the device first).
  */
 #if RTUNE_HAVE_RTNL_NEWLINK_PARAMS

@@ -116,8 +116,13 @@ lint: checkpatch sparse
 checkpatch:
 	scripts/checkpatch.sh
 
+# KBUILD_CHECKSRC=2 as well: Debian's 7.2 kbuild lacks
+# scripts/checker-valid.sh, so its Makefile's check of the checker fails
+# and would quietly turn C=2 off ("sparse is not available or not up to
+# date"). Set on the command line, it wins; a sparse that is really
+# missing then fails the build, as it should.
 sparse: kdir-check
-	$(KMAKE) M=$(CURDIR) C=2 W=1 modules
+	$(KMAKE) M=$(CURDIR) C=2 KBUILD_CHECKSRC=2 W=1 modules
 
 clean:
 	-[ -z "$(KDIR)" ] || $(KMAKE) M=$(CURDIR) clean

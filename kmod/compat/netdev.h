@@ -18,28 +18,30 @@
 #include "compat_generated.h"
 
 /*
- * RTUNE_COMPAT_NEWLINK(name, fn) defines @name, an rtnl_link_ops.newlink
- * op of this kernel's type, calling
- *	int fn(struct net *src_net, struct net_device *dev,
- *	       struct nlattr *tb[], struct nlattr *data[],
- *	       struct netlink_ext_ack *extack)
- * (the op's type up to 6.12 at least; on 7.2 the arguments come in struct
- * rtnl_newlink_params and the device first).
+ * rtnl_link_ops.newlink of this kernel's type: rtune_compat_newlink_op()
+ * calls rtune_compat_do_newlink(), which the module using it defines with
+ * the op's type up to 6.12 at least. On 7.2 the op takes the device first
+ * and the rest in struct rtnl_newlink_params.
  */
+int rtune_compat_do_newlink(struct net *src_net, struct net_device *dev,
+			    struct nlattr *tb[], struct nlattr *data[],
+			    struct netlink_ext_ack *extack);
+
 #if RTUNE_HAVE_RTNL_NEWLINK_PARAMS
-#define RTUNE_COMPAT_NEWLINK(name, fn)					\
-static int name(struct net_device *dev, struct rtnl_newlink_params *p,	\
-		struct netlink_ext_ack *extack)				\
-{									\
-	return fn(p->src_net, dev, p->tb, p->data, extack);		\
+static inline int rtune_compat_newlink_op(struct net_device *dev,
+					  struct rtnl_newlink_params *p,
+					  struct netlink_ext_ack *extack)
+{
+	return rtune_compat_do_newlink(p->src_net, dev, p->tb, p->data, extack);
 }
 #else
-#define RTUNE_COMPAT_NEWLINK(name, fn)					\
-static int name(struct net *src_net, struct net_device *dev,		\
-		struct nlattr *tb[], struct nlattr *data[],		\
-		struct netlink_ext_ack *extack)				\
-{									\
-	return fn(src_net, dev, tb, data, extack);			\
+static inline int rtune_compat_newlink_op(struct net *src_net,
+					  struct net_device *dev,
+					  struct nlattr *tb[],
+					  struct nlattr *data[],
+					  struct netlink_ext_ack *extack)
+{
+	return rtune_compat_do_newlink(src_net, dev, tb, data, extack);
 }
 #endif
 

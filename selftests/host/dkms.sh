@@ -40,6 +40,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-dkms.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 SRC=$T/src/rocetune-$VER
 O=(--sourcetree "$T/src" --dkmstree "$T/dkms" --installtree "$T/inst" --no-depmod)
+# dkms 3.2 (sid's) looks for the headers under --installtree: name them.
+KS=(--kernelsourcedir "/lib/modules/$K/build")
 mkdir -p "$SRC" "$T/dkms" "$T/inst/$K"
 
 tap_plan 9
@@ -55,8 +57,8 @@ else
 	cp -a "$TOP/." "$SRC"	# not a git checkout (make matrix's copies)
 fi
 tap_ok "dkms add" dk add -m rocetune -v "$VER" "${O[@]}"
-tap_ok "dkms build -k $K" dk build -m rocetune -v "$VER" -k "$K" "${O[@]}"
-tap_ok "dkms install -k $K" dk install -m rocetune -v "$VER" -k "$K" "${O[@]}"
+tap_ok "dkms build -k $K" dk build -m rocetune -v "$VER" -k "$K" "${O[@]}" "${KS[@]}"
+tap_ok "dkms install -k $K" dk install -m rocetune -v "$VER" -k "$K" "${O[@]}" "${KS[@]}"
 KO=$(find "$T/inst/$K" -name 'rocetune.ko*' | head -1)
 t_modinfo() {
 	[ -n "$KO" ] &&

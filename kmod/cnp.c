@@ -22,6 +22,7 @@
 
 #include "rocetune.h"
 #include "datapath.h"
+#include "compat/compat.h"
 #include "core/icrc.h"
 
 #define RTUNE_CNP_TTL	64
@@ -50,7 +51,6 @@ static int rtune_cnp_send4(struct rtune_dp *dp, const struct rtune_dp_params *p,
 		.saddr = saddr,
 		.flowi4_oif = dp->ifindex,
 		.flowi4_proto = IPPROTO_UDP,
-		.flowi4_tos = RT_TOS(p->cnp_tos),
 	};
 	struct sk_buff *skb;
 	struct iphdr *iph;
@@ -58,6 +58,7 @@ static int rtune_cnp_send4(struct rtune_dp *dp, const struct rtune_dp_params *p,
 	u32 icrc;
 	int err;
 
+	rtune_compat_flowi4_set_tos(&fl4, p->cnp_tos);
 	rt = ip_route_output_key(&init_net, &fl4);
 	if (IS_ERR(rt))
 		return PTR_ERR(rt);

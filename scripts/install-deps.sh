@@ -18,6 +18,8 @@
 #   6.12  bookworm-backports   (installs on Debian 12 as it is)
 #   5.10  bullseye             (pinned to priority 100, so it only
 #                               supplies what is asked for by name)
+#   7.2   sid, in a chroot     (its kbuild tools and compiler need sid's
+#                               userland), see install_sid_chroot below
 # Each suite gets one deb822 file in /etc/apt/sources.list.d/ (same mirror
 # and keyring as Debian 12's entry). trixie is never added: its pahole and
 # libelf packages conflict with Debian 12's.
@@ -174,6 +176,99 @@ install_kernel() {
 	echo "install-deps: kernel $abi installed"
 }
 
+# --- kernels from sid, in a chroot --------------------------------------------
+# sid's kernel needs sid's kbuild tools and compiler, which need sid's
+# libc: they cannot be installed on Debian 12, and sid never goes into the
+# host's apt sources. So the kernel, its headers, the compiler, sparse and
+# dkms go into a chroot of sid made with mmdebstrap (the chroot has its own
+# sources.list). The chroot is cached: a second run finds everything and
+# changes nothing. The host gets one symlink per kernel,
+# /lib/modules/<rel> -> <chroot>/usr/lib/modules/<rel>, which is what
+# scripts/kernel.sh and the lab look for (the guests see the host's root,
+# so they see the chroot's modules through it). The image stays in the
+# chroot's /boot (scripts/kernel.sh --image finds it): put in the host's
+# /boot, update-grub would offer it, as the newest, by default.
+CHROOT_DIR=${RTUNE_CHROOT_DIR:-/var/cache/rocetune}
+SID_PKGS="make gcc libc6-dev kmod sparse dwarves dkms"
+
+in_chroot() {
+	r=$1
+	shift
+	chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
+}
+
+chroot_installed() {
+	in_chroot "$1" dpkg-query -W -f='${Status}' "$2" 2>/dev/null | grep -q 'ok installed'
+}
+
+# install_sid_chroot SERIES
+install_sid_chroot() {
+	series=$1
+	root=$CHROOT_DIR/chroot-sid
+	if [ ! -f "$root/etc/rocetune-chroot" ]; then
+		need_root "kernel $series needs the sid chroot $root"
+		installed mmdebstrap || {
+			apt_update
+			apt-get install -y -qq --no-install-recommends mmdebstrap >/dev/null
+		}
+		uri=$(debian_uri)
+		: "${uri:=http://deb.debian.org/debian}"
+		echo "install-deps: creating the sid chroot $root (a few minutes)"
+		rm -rf "$root.new"
+		mkdir -p "$CHROOT_DIR"
+		# The mirror may serve sid as a snapshot whose Release file has
+		# expired: its Valid-Until is not checked (in the chroot's apt
+		# configuration too). The packages are still verified by the
+		# archive keyring.
+		mmdebstrap --quiet --variant=minbase \
+			--aptopt='APT::Install-Recommends "false"' \
+			--aptopt='Acquire::Check-Valid-Until "false"' \
+			--include="$(echo $SID_PKGS | tr ' ' ,)" \
+			sid "$root.new" "$uri" ||
+			{ echo "install-deps: mmdebstrap of sid failed" >&2; exit 1; }
+		echo "rocetune kernel chroot (scripts/install-deps.sh --kernels); sid from $uri" \
+			>"$root.new/etc/rocetune-chroot"
+		mv "$root.new" "$root"
+	fi
+	abi=
+	for p in $(in_chroot "$root" dpkg-query -W -f='${Package}\n' "linux-headers-$series.*" 2>/dev/null |
+		grep -E "$(abi_re "$series")"); do
+		a=${p#linux-headers-}
+		chroot_installed "$root" "$p" && chroot_installed "$root" "linux-image-$a" && abi=$a
+	done
+	missing=
+	for p in $SID_PKGS; do
+		chroot_installed "$root" "$p" || missing="$missing $p"
+	done
+	if [ -z "$abi" ] || [ -n "$missing" ]; then
+		need_root "the sid chroot $root lacks kernel $series or:$missing"
+		in_chroot "$root" apt-get update -qq
+		if [ -z "$abi" ]; then
+			abi=$(in_chroot "$root" apt-cache pkgnames "linux-headers-$series." |
+				sed -nE "s/$(abi_re "$series")/\1/p" | sort -rV | head -n 1)
+			[ -n "$abi" ] || { echo "install-deps: no $series kernel in sid" >&2; exit 1; }
+			missing="$missing linux-image-$abi linux-headers-$abi"
+		fi
+		echo "install-deps: installing in the sid chroot:$missing"
+		# shellcheck disable=SC2086
+		in_chroot "$root" apt-get install -y -qq -o Dpkg::Use-Pty=false --no-install-recommends $missing >/dev/null ||
+			{ echo "install-deps: installing$missing in $root failed" >&2; exit 1; }
+	else
+		echo "install-deps: kernel $abi present (sid chroot $root)"
+	fi
+	# The host's link to the chroot's modules (and so to its build tree).
+	link=/lib/modules/$abi
+	want=$root/usr/lib/modules/$abi
+	if [ "$(readlink "$link" 2>/dev/null)" != "$want" ]; then
+		[ ! -e "$link" ] && [ ! -L "$link" ] ||
+			{ echo "install-deps: $link exists and is not a link to $want: left alone" >&2; exit 1; }
+		need_root "kernel $abi needs the link $link"
+		ln -s "$want" "$link"
+		echo "install-deps: linked $link -> $want"
+	fi
+}
+
 for k in $KERNELS; do
 	case $k in
 	6.1) ;;	# Debian 12's own, installed above
@@ -185,8 +280,11 @@ for k in $KERNELS; do
 		add_suite bullseye 100
 		install_kernel bullseye 5.10
 		;;
+	7.2)
+		install_sid_chroot 7.2
+		;;
 	*)
-		echo "install-deps: kernel $k: not supported (6.1, 6.12, 5.10; see Documentation/kernels.rst)" >&2
+		echo "install-deps: kernel $k: not supported (6.1, 6.12, 5.10, 7.2; see Documentation/kernels.rst)" >&2
 		exit 2
 		;;
 	esac

@@ -18,6 +18,16 @@
 #   scripts/kernel.sh            print "KVER KDIR REASON..." (one line)
 #   scripts/kernel.sh --kver     print the release only
 #   scripts/kernel.sh --list     the installed kernels, one a line
+#   scripts/kernel.sh --image REL   the kernel image the lab boots for REL
+#   scripts/kernel.sh --root KDIR   the kernel chroot KDIR lies in (empty
+#                                   for the host's own kernels)
+#
+# A kernel installed in a chroot by scripts/install-deps.sh (7.2 from sid,
+# whose kbuild needs sid's userland) is linked into the host as
+# /lib/modules/<release> -> <chroot>/usr/lib/modules/<release>; its build
+# tree and image are the chroot's (<chroot>/usr/src/..., <chroot>/boot/),
+# and the Makefile runs kbuild for it inside the chroot
+# (scripts/chroot-run.sh).
 #
 # Exit status 1 (with the installed kernels on stderr) when nothing fits.
 
@@ -25,9 +35,55 @@ set -u
 
 MODDIR=${RTUNE_MODDIR:-/lib/modules}
 
+# chroot_of RELEASE: the kernel chroot /lib/modules/RELEASE leads into
+# (marked etc/rocetune-chroot by install-deps.sh); fails for host kernels.
+chroot_of() {
+	co_p=$(readlink -f "$MODDIR/$1" 2>/dev/null) || return 1
+	case $co_p in
+	*/usr/lib/modules/"$1") co_r=${co_p%/usr/lib/modules/"$1"} ;;
+	*/lib/modules/"$1") co_r=${co_p%/lib/modules/"$1"} ;;
+	*) return 1 ;;
+	esac
+	[ -n "$co_r" ] && [ -f "$co_r/etc/rocetune-chroot" ] && echo "$co_r"
+}
+
+# root_of DIR: the kernel chroot DIR lies in, if any.
+root_of() {
+	ro_d=$(readlink -f "$1" 2>/dev/null) || return 1
+	while [ -n "$ro_d" ] && [ "$ro_d" != / ]; do
+		[ -f "$ro_d/etc/rocetune-chroot" ] && { echo "$ro_d"; return 0; }
+		ro_d=$(dirname "$ro_d")
+	done
+	return 1
+}
+
+# build_dir RELEASE: its build tree as the host sees it (a chroot's build
+# link is absolute, so it is followed inside the chroot).
+build_dir() {
+	if [ -f "$MODDIR/$1/build/Makefile" ]; then
+		echo "$MODDIR/$1/build"
+		return 0
+	fi
+	bd_r=$(chroot_of "$1") || return 1
+	bd_l=$(readlink "$bd_r/usr/lib/modules/$1/build") || return 1
+	case $bd_l in /*) ;; *) bd_l=/usr/lib/modules/$1/$bd_l ;; esac
+	[ -f "$bd_r$bd_l/Makefile" ] && echo "$bd_r$bd_l"
+}
+
+# image RELEASE: the kernel image to boot, /boot's or the chroot's.
+image() {
+	if [ -r "/boot/vmlinuz-$1" ]; then
+		echo "/boot/vmlinuz-$1"
+	elif im_r=$(chroot_of "$1") && [ -r "$im_r/boot/vmlinuz-$1" ]; then
+		echo "$im_r/boot/vmlinuz-$1"
+	else
+		return 1
+	fi
+}
+
 # has_build RELEASE: its build tree is there and looks usable.
 has_build() {
-	[ -f "$MODDIR/$1/build/Makefile" ]
+	build_dir "$1" >/dev/null
 }
 
 # The release a build tree is for: the /lib/modules entry whose build link
@@ -37,7 +93,8 @@ has_build() {
 release_of() {
 	d=$(cd "$1" 2>/dev/null && pwd -P) || return 1
 	for r in "$MODDIR"/*; do
-		[ "$(cd "$r/build" 2>/dev/null && pwd -P)" = "$d" ] || continue
+		b=$(build_dir "$(basename "$r")") || continue
+		[ "$(cd "$b" 2>/dev/null && pwd -P)" = "$d" ] || continue
 		basename "$r"
 		return 0
 	done
@@ -67,7 +124,8 @@ list() {
 		found=1
 		notes=
 		has_build "$r" && notes="headers" || notes="no headers"
-		[ -r "/boot/vmlinuz-$r" ] && notes="$notes, image" || notes="$notes, no image"
+		image "$r" >/dev/null && notes="$notes, image" || notes="$notes, no image"
+		c=$(chroot_of "$r") && notes="$notes, chroot $c"
 		[ "$r" = "$def" ] && notes="$notes, Debian default"
 		[ "$r" = "$run" ] && notes="$notes, running"
 		printf '  %-28s %s\n' "$r" "$notes"
@@ -98,7 +156,7 @@ choose() {
 	fi
 	if [ -n "${KVER:-}" ]; then
 		has_build "$KVER" || fail "KVER=$KVER: no build tree $MODDIR/$KVER/build (linux-headers-$KVER not installed?)"
-		echo "$KVER $MODDIR/$KVER/build KVER=$KVER was given"
+		echo "$KVER $(build_dir "$KVER") KVER=$KVER was given"
 		return 0
 	fi
 	run=$(uname -r)
@@ -129,6 +187,10 @@ choose() {
 case ${1:-} in
 --list) list ;;
 --kver) c=$(choose) || exit 1; echo "${c%% *}" ;;
+--image) [ $# -eq 2 ] || { echo "usage: $0 --image RELEASE" >&2; exit 2; }
+	image "$2" || { echo "rocetune: no kernel image for $2 (/boot/vmlinuz-$2)" >&2; exit 1; } ;;
+--root) [ $# -eq 2 ] || { echo "usage: $0 --root KDIR" >&2; exit 2; }
+	root_of "$2" || true ;;
 '') choose ;;
-*) echo "usage: $0 [--kver|--list]" >&2; exit 2 ;;
+*) echo "usage: $0 [--kver|--list|--image RELEASE|--root KDIR]" >&2; exit 2 ;;
 esac

@@ -9,11 +9,17 @@
 #ifndef _ROCETUNE_COMPAT_H
 #define _ROCETUNE_COMPAT_H
 
+#include <linux/in_route.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <net/flow.h>
 #include <rdma/ib_verbs.h>
 
 #include "compat_generated.h"
+
+#if RTUNE_HAVE_FLOWI4_DSCP
+#include <net/inet_dscp.h>
+#endif
 
 #if !RTUNE_HAVE_IB_CLIENT_ADD_INT
 #error "rocetune needs ib_client.add returning int (Linux 5.8 or later)"
@@ -61,6 +67,19 @@ static inline void rtune_compat_skb_set_edt(struct sk_buff *skb, u64 ns)
 	skb->tstamp_type = SKB_CLOCK_MONOTONIC;
 #elif RTUNE_HAVE_SKB_SET_DELIVERY_TIME
 #error "rocetune: no way to mark skb->tstamp as a monotonic departure time"
+#endif
+}
+
+/*
+ * The TOS byte of an IPv4 route lookup: flowi4_tos (masked with RT_TOS)
+ * until the key became a dscp_t, flowi4_dscp (the DSCP bits of @tos).
+ */
+static inline void rtune_compat_flowi4_set_tos(struct flowi4 *fl4, u8 tos)
+{
+#if RTUNE_HAVE_FLOWI4_DSCP
+	fl4->flowi4_dscp = inet_dsfield_to_dscp(tos);
+#else
+	fl4->flowi4_tos = RT_TOS(tos);
 #endif
 }
 

@@ -90,6 +90,14 @@ have SKB_SET_DELIVERY_TIME '
 #include <linux/skbuff.h>
 const void *probe_fn = skb_set_delivery_time;'
 
+# The route lookup key's TOS: flowi4_tos (a u8, RT_TOS-masked) became
+# flowi4_dscp (a dscp_t) after 6.12; 7.2 has only the latter. compat.h.
+have FLOWI4_DSCP '
+#include <net/flow.h>
+#include <net/inet_dscp.h>
+void probe_set(struct flowi4 *fl4);
+void probe_set(struct flowi4 *fl4) { fl4->flowi4_dscp = inet_dsfield_to_dscp(0); }'
+
 # rdma_driver_id is uAPI, so a value never changes, but names come and go:
 # RDMA_DRIVER_IRDMA (5.14) is RDMA_DRIVER_I40IW renamed, RDMA_DRIVER_ERDMA
 # is 5.17's. compat/rdma.h.
@@ -145,6 +153,19 @@ have NETDEV_NETNS_LOCAL '
 #include <linux/netdevice.h>
 void probe_set(struct net_device *dev);
 void probe_set(struct net_device *dev) { dev->netns_local = true; }'
+# ... and after 6.12 netns_local was renamed netns_immutable (7.2 has it).
+have NETDEV_NETNS_IMMUTABLE '
+#include <linux/netdevice.h>
+void probe_set(struct net_device *dev);
+void probe_set(struct net_device *dev) { dev->netns_immutable = true; }'
+
+# rtnl_link_ops.newlink takes its netns and attributes in one struct
+# rtnl_newlink_params after 6.12 (7.2); five arguments before. compat/netdev.h.
+have RTNL_NEWLINK_PARAMS '
+#include <net/rtnetlink.h>
+static int nl(struct net_device *d, struct rtnl_newlink_params *p,
+	      struct netlink_ext_ack *e) { return 0; }
+struct rtnl_link_ops probe_ops = { .newlink = nl };'
 
 # rocetune_dcbsim's net_device helpers, all in compat/netdev.h:
 # reference-tracked netdev_hold()/netdev_put() (6.0; plain dev_hold()

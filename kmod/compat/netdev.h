@@ -4,16 +4,46 @@
  * kernels: flags that moved ("lockless transmit" and "cannot change
  * network namespace" were the features NETIF_F_LLTX and
  * NETIF_F_NETNS_LOCAL; 6.11 and 6.12 made them the bits netdev->lltx and
- * netdev->netns_local), reference tracking of a held device, the drop
- * counters, the per-CPU software statistics and TSO limits. The probes in
+ * netdev->netns_local, later renamed netns_immutable), the
+ * rtnl_link_ops.newlink arguments, reference tracking of a held device,
+ * the drop counters, the per-CPU software statistics and TSO limits. The probes in
  * conftest.sh decide, each separately.
  */
 #ifndef _ROCETUNE_COMPAT_NETDEV_H
 #define _ROCETUNE_COMPAT_NETDEV_H
 
 #include <linux/netdevice.h>
+#include <net/rtnetlink.h>
 
 #include "compat_generated.h"
+
+/*
+ * rtnl_link_ops.newlink of this kernel's type: rtune_compat_newlink_op()
+ * calls rtune_compat_do_newlink(), which the module using it defines with
+ * the op's type up to 6.12 at least. On 7.2 the op takes the device first
+ * and the rest in struct rtnl_newlink_params.
+ */
+int rtune_compat_do_newlink(struct net *src_net, struct net_device *dev,
+			    struct nlattr *tb[], struct nlattr *data[],
+			    struct netlink_ext_ack *extack);
+
+#if RTUNE_HAVE_RTNL_NEWLINK_PARAMS
+static inline int rtune_compat_newlink_op(struct net_device *dev,
+					  struct rtnl_newlink_params *p,
+					  struct netlink_ext_ack *extack)
+{
+	return rtune_compat_do_newlink(p->src_net, dev, p->tb, p->data, extack);
+}
+#else
+static inline int rtune_compat_newlink_op(struct net *src_net,
+					  struct net_device *dev,
+					  struct nlattr *tb[],
+					  struct nlattr *data[],
+					  struct netlink_ext_ack *extack)
+{
+	return rtune_compat_do_newlink(src_net, dev, tb, data, extack);
+}
+#endif
 
 /* @dev's ndo_start_xmit needs no tx lock. Call from the setup function. */
 static inline void rtune_compat_netdev_set_lltx(struct net_device *dev)
@@ -28,7 +58,9 @@ static inline void rtune_compat_netdev_set_lltx(struct net_device *dev)
 /* @dev stays in the namespace it was created in. */
 static inline void rtune_compat_netdev_set_netns_local(struct net_device *dev)
 {
-#if RTUNE_HAVE_NETDEV_NETNS_LOCAL
+#if RTUNE_HAVE_NETDEV_NETNS_IMMUTABLE
+	dev->netns_immutable = true;
+#elif RTUNE_HAVE_NETDEV_NETNS_LOCAL
 	dev->netns_local = true;
 #else
 	dev->features |= NETIF_F_NETNS_LOCAL;

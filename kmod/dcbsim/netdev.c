@@ -335,9 +335,14 @@ static int dcbsim_validate(struct nlattr *tb[], struct nlattr *data[],
 	return 0;
 }
 
-static int dcbsim_newlink(struct net *src_net, struct net_device *dev,
-			  struct nlattr *tb[], struct nlattr *data[],
-			  struct netlink_ext_ack *extack)
+/*
+ * dcbsim's newlink. Its name is compat/netdev.h's: the op in
+ * dcbsim_link_ops, rtune_compat_newlink_op(), has the type this kernel
+ * wants and calls it.
+ */
+int rtune_compat_do_newlink(struct net *src_net, struct net_device *dev,
+			    struct nlattr *tb[], struct nlattr *data[],
+			    struct netlink_ext_ack *extack)
 {
 	struct dcbsim_priv *priv = netdev_priv(dev);
 	struct net_device *lower = NULL;
@@ -397,7 +402,7 @@ static struct rtnl_link_ops dcbsim_link_ops __read_mostly = {
 	.priv_size	= sizeof(struct dcbsim_priv),
 	.setup		= dcbsim_setup,
 	.validate	= dcbsim_validate,
-	.newlink	= dcbsim_newlink,
+	.newlink	= rtune_compat_newlink_op,
 };
 
 /* Events: our own renames, and everything that happens to a lower device */

@@ -22,6 +22,7 @@ trap cleanup EXIT
 
 KINDS="ets pfc app maxrate buffer dcbx"
 grep -qsx apptrust "$DS_DBG/features" && KINDS+=" apptrust"
+grep -qsx rewr "$DS_DBG/features" && KINDS+=" rewr"
 nkinds=$(wc -w <<<"$KINDS")
 
 tap_plan $((3 * nkinds + 27))
@@ -38,6 +39,7 @@ valid_set() {
 	buffer) echo "set $D buffer buffer_size=1000,0,0,0,0,0,0,0" ;;
 	dcbx) echo "dcbx $D 0x19" ;;
 	apptrust) echo "apptrust $D dscp" ;;
+	rewr) echo "rewr-add $D dscp:3:26" ;;
 	esac
 }
 

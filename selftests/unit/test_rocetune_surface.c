@@ -19,6 +19,17 @@
 #include "../../tools/rocetune/obj.h"
 #include "../../tools/rocetune/surface.h"
 
+/* The cc object's place in the registry (its touched mask's index). */
+static int cc_index(void)
+{
+	int i;
+
+	for (i = 0; rtune_objs[i]; i++)
+		if (rtune_objs[i] == &rtune_obj_cc)
+			return i;
+	abort();
+}
+
 static const char *const names[] = {
 	"rp_clamp_tgt_rate", "rp_clamp_tgt_rate_ati", "rp_time_reset", "rp_byte_reset",
 	"rp_threshold", "rp_ai_rate", "rp_max_rate", "rp_hai_rate", "rp_min_dec_fac",
@@ -228,7 +239,7 @@ int main(void)
 		struct rtune_touched t = { { 0 } };
 		struct rtune_target tg;
 
-		t.mask[5] = 1;	/* cc is the 6th object */
+		t.mask[cc_index()] = 1;
 		target_from_state(&v, &t, &tg);
 		memset(&pl, 0, sizeof(pl));
 		plan_device(&s, 0, &tg, &pl);
@@ -250,7 +261,7 @@ int main(void)
 		struct rtune_touched t = { { 0 } };
 		struct rtune_target tg;
 
-		t.mask[5] = 1;
+		t.mask[cc_index()] = 1;
 		target_from_state(&v, &t, &tg);
 		memset(&pl, 0, sizeof(pl));
 		plan_device(&s, 0, &tg, &pl);
@@ -270,7 +281,7 @@ int main(void)
 		struct rtune_touched t = { { 0 } };
 		struct rtune_target tg;
 
-		t.mask[5] = 1;
+		t.mask[cc_index()] = 1;
 		target_from_state(&v, &t, &tg);
 		memset(&pl, 0, sizeof(pl));
 		plan_device(&s, 0, &tg, &pl);

@@ -8,8 +8,8 @@
 # kmod/dcbsim/Kbuild), so the answers are about that kernel, whatever its
 # version number says, and distribution backports are honoured. Only the
 # wrappers in kmod/compat/ (compat.h, rdma.h, netdev.h, ethtool.h) and
-# dcbsim's optional ops (APP trust, ethtool's 802.3 and link statistics:
-# each exists or not as a whole) look at the answers.
+# dcbsim's optional ops (APP trust, the rewrite table, ethtool's 802.3 and
+# link statistics: each exists or not as a whole) look at the answers.
 #
 #   RTUNE_CC="gcc" RTUNE_CFLAGS="..." RTUNE_SYMVERS=<Module.symvers> sh conftest.sh
 
@@ -142,6 +142,18 @@ const struct dcbnl_rtnl_ops probe_ops = {
 have DCB_APP_SEL_PCP '
 #include <net/dcbnl.h>
 int probe_sel = DCB_APP_SEL_PCP;'
+
+# struct dcbnl_rtnl_ops gained dcbnl_setrewr/delrewr in 6.3, with the DCB
+# core's rewrite table (dcb_setrewr/dcb_delrewr/dcb_getrewr) and
+# DCB_ATTR_DCB_REWR_TABLE (used by rocetune_dcbsim).
+have DCBNL_REWR '
+#include <net/dcbnl.h>
+static int set(struct net_device *d, struct dcb_app *a) { return dcb_setrewr(d, a); }
+static int del(struct net_device *d, struct dcb_app *a) { return dcb_delrewr(d, a); }
+const struct dcbnl_rtnl_ops probe_ops = {
+	.dcbnl_setrewr = set,
+	.dcbnl_delrewr = del,
+};'
 
 # NETIF_F_LLTX became netdev->lltx (6.11) and NETIF_F_NETNS_LOCAL became
 # netdev->netns_local (6.12). compat/netdev.h.

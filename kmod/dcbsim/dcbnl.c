@@ -560,4 +560,8 @@ const struct dcbnl_rtnl_ops dcbsim_dcbnl_ops = {
 	.dcbnl_setapptrust	= dcbsim_setapptrust,
 	.dcbnl_getapptrust	= dcbsim_getapptrust,
 #endif
+#if RTUNE_HAVE_DCBNL_REWR
+	.dcbnl_setrewr		= dcbsim_setrewr,
+	.dcbnl_delrewr		= dcbsim_delrewr,
+#endif
 };

@@ -5,6 +5,7 @@
  * One private header for the three parts of the module:
  *   netdev.c  rtnl_link_ops, net_device_ops, stacked mode (rx_handler)
  *   dcbnl.c   the IEEE dcbnl_rtnl_ops and the state they store
+ *   rewr.c    the rewrite table ops (Linux 6.3+)
  *   fault.c   debugfs fault injection, which is not part of the DCB uAPI
  *   devlink.c the devlink instance: enable_roce, enable_iwarp, ports
  */
@@ -48,11 +49,19 @@ enum dcbsim_kind {
 	DCBSIM_KIND_MAXRATE,
 	DCBSIM_KIND_BUFFER,
 	DCBSIM_KIND_DCBX,
+	DCBSIM_KIND_REWR,
 	DCBSIM_KIND_NUM,
 };
 
+/* The rewrite table of one selector (rewr.c): per priority, a PCP or DSCP. */
+struct dcbsim_rewr_map {
+	u8 valid;	/* bit p: priority p has a value */
+	u8 val[IEEE_8021QAZ_MAX_TCS];
+};
+
 /* What the dcbnl ops store. The APP table is not here: it lives in the
- * DCB core's list (dcb_ieee_setapp/dcb_ieee_delapp).
+ * DCB core's list (dcb_ieee_setapp/dcb_ieee_delapp). The rewrite table is
+ * in the core's list and in rewr_pcp/rewr_dscp (see rewr.c).
  */
 struct dcbsim_dcb {
 	/* Protects every field below. dcbnl calls the ops under RTNL, but
@@ -68,6 +77,8 @@ struct dcbsim_dcb {
 	u8 dcbx;
 	u8 apptrust[DCBSIM_APPTRUST_MAX];
 	int napptrust;
+	struct dcbsim_rewr_map rewr_pcp;
+	struct dcbsim_rewr_map rewr_dscp;
 };
 
 /*
@@ -189,6 +200,12 @@ extern const struct dcbnl_rtnl_ops dcbsim_dcbnl_ops;
 void dcbsim_dcb_init(struct dcbsim_dcb *dcb);
 u8 dcbsim_dcb_pfc_cap(struct dcbsim_dcb *dcb);
 int dcbsim_dcb_set_pfc_cap(struct dcbsim_dcb *dcb, u8 pfc_cap);
+
+/* rewr.c: the rewrite ops exist with RTUNE_HAVE_DCBNL_REWR only */
+int dcbsim_setrewr(struct net_device *dev, struct dcb_app *app);
+int dcbsim_delrewr(struct net_device *dev, struct dcb_app *app);
+void dcbsim_rewr_flush(struct net_device *dev);
+void dcbsim_rewr_debugfs(struct dcbsim_priv *priv, struct dentry *dir);
 
 /* counters.c */
 void dcbsim_counters_init(struct dcbsim_counters *counters);

@@ -20,11 +20,13 @@
  *       link_speed          the speed the link trained to (ethtool.c)
  *       link_flap           write N: N link flaps (ethtool.c)
  *
+ *       rewr                the device's rewrite table (rewr.c, 6.3+)
+ *
  *     devlink/              the devlink instance's knobs (devlink.c):
  *       fail_next_<kind> ignore_<kind> calls_<kind> sets_<kind>
  *                           as above, <kind> one of param, port_fn, reload
  *
- * <kind> is one of ets, pfc, app, apptrust, maxrate, buffer, dcbx. The
+ * <kind> is one of ets, pfc, app, apptrust, maxrate, buffer, dcbx, rewr. The
  * counters can be written (e.g. 0 to reset them).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -49,6 +51,7 @@ static const char * const dcbsim_kind_names[DCBSIM_KIND_NUM] = {
 	[DCBSIM_KIND_MAXRATE]	= "maxrate",
 	[DCBSIM_KIND_BUFFER]	= "buffer",
 	[DCBSIM_KIND_DCBX]	= "dcbx",
+	[DCBSIM_KIND_REWR]	= "rewr",
 };
 
 /**
@@ -226,6 +229,8 @@ static int dcbsim_features_show(struct seq_file *m, void *v)
 		seq_puts(m, "apptrust\n");
 	if (RTUNE_HAVE_DCB_APP_SEL_PCP)
 		seq_puts(m, "app_sel_pcp\n");
+	if (RTUNE_HAVE_DCBNL_REWR)
+		seq_puts(m, "rewr\n");
 	if (RTUNE_HAVE_ETHTOOL_LINK_LANES)
 		seq_puts(m, "link_lanes\n");
 	if (RTUNE_HAVE_ETHTOOL_ETH_STATS)
@@ -284,6 +289,7 @@ void dcbsim_fault_register(struct dcbsim_priv *priv)
 			    &dcbsim_dcbx_mode_fops);
 	dcbsim_counters_debugfs(&priv->counters, fault->dir);
 	dcbsim_link_debugfs(priv, fault->dir);
+	dcbsim_rewr_debugfs(priv, fault->dir);
 
 	for (k = 0; k < DCBSIM_KIND_NUM; k++) {
 		const char *kind = dcbsim_kind_names[k];

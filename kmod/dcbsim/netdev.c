@@ -178,6 +178,7 @@ static void dcbsim_dev_uninit(struct net_device *dev)
 	struct dcbsim_priv *priv = netdev_priv(dev);
 
 	dcbsim_fault_unregister(priv);
+	dcbsim_rewr_flush(dev);
 	dcbsim_unlink_lower(priv);
 	free_percpu(dev->tstats);
 }

@@ -7,7 +7,7 @@ The tests need what iproute2's `dcb` cannot give them:
     so that the kernel's own checks are what gets tested;
   * the driver's errno for a failed set, read from the DCB_ATTR_IEEE status
     byte (iproute2 6.1 does not always report it);
-  * APP trust, which iproute2 6.1 does not know.
+  * APP trust and the rewrite table, which iproute2 6.1 does not know.
 
 Usage:
   dcbnl.py show DEV                      everything IEEE_GET returns, as JSON
@@ -18,6 +18,11 @@ Usage:
   dcbnl.py app-del DEV SEL:PROTO:PRIO... delete APP entries
   dcbnl.py dcbx DEV MODE                 DCB_CMD_SDCBX (MODE: number)
   dcbnl.py apptrust DEV [SEL...]         set the APP trust order
+  dcbnl.py rewr-add DEV SEL:PRIO:VAL...  add rewrite entries (priority PRIO
+                                         rewritten to PCP or DSCP VAL)
+  dcbnl.py rewr-del DEV SEL:PRIO:VAL...  delete rewrite entries
+  (show: "rewr" is the rewrite table as [SEL, PRIO, VAL] sorted, absent
+  when the kernel has none, Linux < 6.3)
 
 Exit status 0 on success. On failure, the first line on stderr is
 "dcbnl: ERRNAME: message" (ERRNAME is e.g. EINVAL, or REFUSED for a DCBX set
@@ -57,6 +62,7 @@ DCB_ATTR_IEEE_APP_TABLE = 3
 DCB_ATTR_IEEE_MAXRATE = 7
 DCB_ATTR_DCB_BUFFER = 10
 DCB_ATTR_DCB_APP_TRUST_TABLE = 11
+DCB_ATTR_DCB_REWR_TABLE = 12
 
 DCB_ATTR_IEEE_APP = 1
 DCB_ATTR_DCB_APP = 2		# PCP entries, Linux 6.2+
@@ -181,6 +187,12 @@ class Dcbnl:
 						state["app"].append([sel, proto, prio])
 				elif itype == DCB_ATTR_DCB_APP_TRUST_TABLE:
 					state["apptrust"] = [p[0] for _, p in parse_attrs(ipayload)]
+				elif itype == DCB_ATTR_DCB_REWR_TABLE:
+					rewr = []
+					for _, app in parse_attrs(ipayload):
+						sel, prio, proto = struct.unpack("=BBH", app)
+						rewr.append([sel, prio, proto])
+					state["rewr"] = sorted(rewr)
 		return state
 
 	def ieee_cmd(self, cmd, inner):
@@ -211,6 +223,13 @@ class Dcbnl:
 			atype = DCB_ATTR_DCB_APP if sel == DCB_APP_SEL_PCP else DCB_ATTR_IEEE_APP
 			inner += nla(atype, struct.pack("=BBH", sel, prio, proto))
 		self.ieee_cmd(cmd, nla(DCB_ATTR_IEEE_APP_TABLE | NLA_F_NESTED, inner))
+
+	def rewr(self, cmd, entries):
+		inner = b""
+		for sel, prio, proto in entries:
+			atype = DCB_ATTR_DCB_APP if sel == DCB_APP_SEL_PCP else DCB_ATTR_IEEE_APP
+			inner += nla(atype, struct.pack("=BBH", sel, prio, proto))
+		self.ieee_cmd(cmd, nla(DCB_ATTR_DCB_REWR_TABLE | NLA_F_NESTED, inner))
 
 	def apptrust(self, selectors):
 		inner = b""
@@ -280,6 +299,10 @@ def main(argv):
 	elif op in ("app-add", "app-del") and args:
 		cmd = DCB_CMD_IEEE_SET if op == "app-add" else DCB_CMD_IEEE_DEL
 		nl.app(cmd, app_entries(args))
+	elif op in ("rewr-add", "rewr-del") and args:
+		cmd = DCB_CMD_IEEE_SET if op == "rewr-add" else DCB_CMD_IEEE_DEL
+		# SEL:PRIO:VAL parses like SEL:PROTO:PRIO; only the order differs
+		nl.rewr(cmd, [(s, a, b) for s, a, b in app_entries(args)])
 	elif op == "dcbx" and len(args) == 1:
 		nl.dcbx(number(args[0]))
 	elif op == "apptrust":

@@ -20,13 +20,16 @@ D=dcbsim0
 cleanup() { ds_loaded && ds_unload; }
 trap cleanup EXIT
 
+ds_load && ip link add $D type dcbsim || tap_bail "cannot create $D"
+
+# The optional kinds, from the loaded module's features (the file exists
+# only once it is loaded: read before, apptrust and rewr were never tested).
 KINDS="ets pfc app maxrate buffer dcbx"
 grep -qsx apptrust "$DS_DBG/features" && KINDS+=" apptrust"
+grep -qsx rewr "$DS_DBG/features" && KINDS+=" rewr"
 nkinds=$(wc -w <<<"$KINDS")
 
 tap_plan $((3 * nkinds + 27))
-
-ds_load && ip link add $D type dcbsim || tap_bail "cannot create $D"
 
 # A valid set of each kind that changes the default state.
 valid_set() {
@@ -38,6 +41,7 @@ valid_set() {
 	buffer) echo "set $D buffer buffer_size=1000,0,0,0,0,0,0,0" ;;
 	dcbx) echo "dcbx $D 0x19" ;;
 	apptrust) echo "apptrust $D dscp" ;;
+	rewr) echo "rewr-add $D dscp:3:26" ;;
 	esac
 }
 

@@ -95,6 +95,30 @@ static struct nl_msg *dcb_get_reply(void)
 	return m;
 }
 
+/* The rewrite table (6.3): DSCP entries as DCB_ATTR_IEEE_APP, PCP ones
+ * as DCB_ATTR_DCB_APP; .priority the priority, .protocol its value. */
+static struct nl_msg *dcb_rewr_reply(void)
+{
+	struct nl_msg *m = dcb_reply(DCB_CMD_IEEE_GET);
+	struct dcb_app dscp[] = {
+		{ IEEE_8021QAZ_APP_SEL_DSCP, 3, 26 },
+		{ IEEE_8021QAZ_APP_SEL_DSCP, 6, 48 },
+	};
+	struct dcb_app pcp = { RTUNE_DCB_APP_SEL_PCP, 3, 3 };
+	struct nlattr *ie, *tab;
+	unsigned int i;
+
+	nla_put_string(m, DCB_ATTR_IFNAME, "eth0");
+	ie = nla_nest_start(m, DCB_ATTR_IEEE);
+	tab = nla_nest_start(m, RTUNE_DCB_ATTR_DCB_REWR_TABLE);
+	for (i = 0; i < sizeof(dscp) / sizeof(dscp[0]); i++)
+		nla_put(m, DCB_ATTR_IEEE_APP, sizeof(dscp[i]), &dscp[i]);
+	nla_put(m, RTUNE_DCB_ATTR_DCB_APP, sizeof(pcp), &pcp);
+	nla_nest_end(m, tab);
+	nla_nest_end(m, ie);
+	return m;
+}
+
 static struct nl_msg *dcb_set_reply(int8_t status)
 {
 	struct nl_msg *m = dcb_reply(DCB_CMD_IEEE_SET);
@@ -107,6 +131,7 @@ static void dcb(void)
 {
 	put_msg("dcb", "get-full", 0, dcb_get_reply());
 	put_msg("dcb", "get-empty", 0, dcb_reply(DCB_CMD_IEEE_GET));
+	put_msg("dcb", "get-rewr", 0, dcb_rewr_reply());
 	put_msg("dcb", "set-ok", 1, dcb_set_reply(0));
 	put_msg("dcb", "set-eopnotsupp", 1, dcb_set_reply(-EOPNOTSUPP));
 }

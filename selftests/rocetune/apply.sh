@@ -8,7 +8,8 @@
 # step (DCB, MTU, RDMA-CM, CC) roll back to the exact previous state;
 # concurrent applies do not interleave; a running lldpad and LLD-managed
 # DCBX are detected; the JSON validates; [pfc] delay is applied, read back
-# and rolled back.
+# and rolled back; [rewrite] (Linux 6.3+) likewise, and refused with a
+# named reason, nothing written, where the kernel has no rewrite table.
 #
 # On the host it starts itself in a lab guest (args go to lab-run):
 #     selftests/rocetune/apply.sh [--keep] [--out DIR]
@@ -43,6 +44,8 @@ else
 	BAD=$here/bad-profiles
 fi
 DBG=/sys/kernel/debug/rocetune_dcbsim
+# dcbsim's raw dcbnl client: beside this collection, in the tree and installed
+DCBNL=$here/../dcbsim/dcbnl.py
 FNC=/sys/kernel/debug/rocetune/fail_next_commit
 CM=/sys/kernel/config/rdma_cm/rxe0
 W=$(mktemp -d /run/rocetune-test.XXXXXX)
@@ -88,12 +91,18 @@ mkdevs() {
 
 dbgdir() { echo "$DBG/$(cat /sys/class/net/"$1"/ifindex)"; }
 
+# The rewrite table of a device as the kernel reports it: [[SEL, PRIO,
+# VALUE]...] sorted (PCP is 255), None where the kernel has none (< 6.3).
+rewr_of() {
+	python3 "$DCBNL" show "$1" | jfield 'd.get("rewr")'
+}
+
 # Driver calls that reached dcbsim on both devices (any kind).
 calls() { cat "$DBG"/*/calls_* 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
 
 # Everything an apply may change, read with iproute2 and configfs only;
-# the APP trust table (6.2+), which iproute2 6.1 cannot show, with the
-# dcbsim tests' own dcbnl reader.
+# the APP trust table (6.2+) and the rewrite table (6.3+), which iproute2
+# 6.1 cannot show, with the dcbsim tests' own dcbnl reader.
 snapshot() {
 	local d
 	for d in dcb0 dcbsim1; do
@@ -102,9 +111,10 @@ snapshot() {
 		dcb -j ets show dev $d
 		dcb -j app show dev $d
 		if grep -qsx apptrust "$DBG/features"; then
-			echo "apptrust $(python3 "$top/selftests/dcbsim/dcbnl.py" show $d |
+			echo "apptrust $(python3 "$DCBNL" show $d |
 				jfield 'd.get("apptrust", [])')"
 		fi
+		echo "rewr $(rewr_of $d)"
 	done
 	mkdir -p /sys/kernel/config/rdma_cm/rxe0
 	cat /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_mode \
@@ -410,6 +420,69 @@ tap_eq "pfc delay: a second apply exits 0 with no write and no driver call" \
 	"0 0 $c0" "$rc $(printf '%s' "$out" | jfield 'd["writes"]') $(calls)"
 sed 's/^mtu = 4200/mtu = 9600/' "$W/delay.conf" > "$W/delay9600.conf"
 fault_case "pfc delay: MTU refused last, the delay is restored" dcbsim1 fail_next_dcbx 0 "$W/delay9600.conf"
+
+# ----------------------------------------------------------- rewrite table
+# [rewrite]: the RoCE priority 3 rewritten to the RoCE DSCP 26, the CNP
+# priority 6 to the CNP DSCP 48, PCP 3 and 6 to themselves, on the
+# lossless profile. The kernel's table is read with dcbnl.py: iproute2
+# 6.1 has no `dcb rewr`.
+RW=$W/rewrite.conf
+{ cat "$LL"; printf '[rewrite]\nprio_dscp = 3:26 6:48\nprio_pcp = 3:3 6:6\n'; } > "$RW"
+RWT="[[5, 3, 26], [5, 6, 48], [255, 3, 3], [255, 6, 6]]"
+# a configured table to start from: other entries to delete and restore
+{ cat "$LL"; printf '[rewrite]\nprio_dscp = 1:10 3:26\nprio_pcp = 5:5\n'; } > "$W/rw-prior.conf"
+sed 's/^mtu = 4200/mtu = 9600/' "$RW" > "$W/rw9600.conf"
+rw_points=("rewrite: apply changes the host (exit 2)"
+	"rewrite: the kernel's tables of dcb0 and dcbsim1 are the declared ones"
+	"rewrite: show prints the table"
+	"rewrite: a second apply exits 0 with no write and no driver call"
+	"rewrite: an outside change (3 -> DSCP 24) is planned by diff as delete then add"
+	"rewrite: apply repairs it, the tables read back as declared")
+rw_faults=("rewrite: the rewrite add fails on dcb0 (EIO)"
+	"rewrite: dcb0 ignores rewrite sets (acknowledged, not kept)"
+	"rewrite: MTU refused last, the empty tables are restored"
+	"rewrite: from other entries, MTU refused last, they are restored")
+rw_refused=("rewrite: without a rewrite table the profile is refused (exit 1, no-rewrite, Linux < 6.3)"
+	"rewrite: refused: no driver call, the host unchanged")
+mkdevs
+if [[ $(rewr_of dcb0) != None ]]; then
+	out=$("$RT" apply "$RW" 2>&1); rc=$?
+	tap_eq "${rw_points[0]}" 2 "$rc"
+	tap_eq "${rw_points[1]}" "$RWT/$RWT" "$(rewr_of dcb0)/$(rewr_of dcbsim1)"
+	tap_ok "${rw_points[2]}" sh -c \
+		"'$RT' show dev dcb0 | grep -q 'rewrite: prio-dscp 3:26 6:48; prio-pcp 3:3 6:6'"
+	c0=$(calls)
+	out=$("$RT" --json apply "$RW"); rc=$?
+	tap_eq "${rw_points[3]}" "0 0 $c0" \
+		"$rc $(printf '%s' "$out" | jfield 'd["writes"]') $(calls)"
+	python3 "$DCBNL" rewr-add dcb0 dscp:3:24
+	out=$("$RT" diff "$RW" 2>&1); rc=$?
+	tap_ok "${rw_points[4]}" sh -c "[ $rc -eq 2 ] &&
+		printf '%s' \"\$1\" | grep -A1 'rewrite del prio-dscp 3:24' | grep -q 'rewrite add prio-dscp 3:26'" _ "$out"
+	"$RT" apply "$RW" >/dev/null 2>&1
+	tap_eq "${rw_points[5]}" "$RWT/$RWT" "$(rewr_of dcb0)/$(rewr_of dcbsim1)"
+	fault_case "${rw_faults[0]}" dcb0 fail_next_rewr 5 "$RW"
+	fault_case "${rw_faults[1]}" dcb0 ignore_rewr Y "$RW"
+	fault_case "${rw_faults[2]}" dcbsim1 fail_next_dcbx 0 "$W/rw9600.conf"
+	fault_case "${rw_faults[3]}" dcbsim1 fail_next_dcbx 0 "$W/rw9600.conf" "$W/rw-prior.conf"
+	for d in "${rw_refused[@]}"; do
+		tap_skip "$d" "the kernel has the rewrite table (Linux 6.3+)"
+	done
+else
+	why="kernel has no DCB rewrite table (DCB_ATTR_DCB_REWR_TABLE, Linux < 6.3)"
+	for d in "${rw_points[@]}"; do
+		tap_skip "$d" "$why"
+	done
+	for d in "${rw_faults[@]}"; do
+		tap_skip "$d: apply fails and rolls back (exit 1)" "$why"
+		tap_skip "$d: the host is back in its exact previous state" "$why"
+	done
+	before=$(snapshot); c0=$(calls)
+	out=$("$RT" --json apply "$RW"); rc=$?
+	tap_eq "${rw_refused[0]}" "1 no-rewrite no-rewrite" \
+		"$rc $(printf '%s' "$out" | jfield '" ".join([n["code"] for x in d["devices"] for n in x["notes"] if n["severity"]=="error" and "Linux < 6.3" in n["message"]])')"
+	tap_eq "${rw_refused[1]}" "$before calls $c0" "$(snapshot) calls $(calls)"
+fi
 
 rdma link delete rxe0 2>/dev/null
 ip link del dcb0 2>/dev/null

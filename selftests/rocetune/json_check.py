@@ -55,6 +55,10 @@ def check(doc):
             dcb = need(dev, "dcb", DICT, w)
             need(dcb, "supported", BOOL, w + ".dcb")
             need(dcb, "dscp_prio", LIST, w + ".dcb")
+            rw = need(dcb, "rewrite", (DICT, NONE), w + ".dcb")
+            if rw is not None:
+                need(rw, "prio_dscp", LIST, w + ".dcb.rewrite")
+                need(rw, "prio_pcp", LIST, w + ".dcb.rewrite")
             need(dev, "rdma_cm", (DICT, NONE), w)
             need(dev, "cc", (DICT, NONE), w)
         return

@@ -71,6 +71,40 @@ static int parse_trust(const struct nlattr *tab, struct rtune_dcb *out)
 	return rtune_nla_end_ok(rem);
 }
 
+/*
+ * The rewrite table (Linux 6.3): struct dcb_app entries where .priority is
+ * the priority and .protocol the PCP or DSCP it is rewritten to. The
+ * kernel sends the table, even empty, for every dcbnl device; its absence
+ * means a kernel without one.
+ */
+static int parse_rewr(const struct nlattr *tab, struct rtune_dcb *out)
+{
+	struct nlattr *a;
+	int rem;
+
+	out->has_rewr = true;
+	nla_for_each_nested(a, (struct nlattr *)tab, rem) {
+		struct dcb_app app;
+
+		if (nla_type(a) != DCB_ATTR_IEEE_APP && nla_type(a) != RTUNE_DCB_ATTR_DCB_APP) {
+			out->n_other_rewr++;
+			continue;
+		}
+		if (nla_len(a) < (int)sizeof(app))
+			return -EPROTO;
+		memcpy(&app, nla_data(a), sizeof(app));
+		if (app.selector == IEEE_8021QAZ_APP_SEL_DSCP && app.protocol < 64 &&
+		    app.priority < 8)
+			out->rewr_dscp[app.priority] |= 1ull << app.protocol;
+		else if (app.selector == RTUNE_DCB_APP_SEL_PCP && app.protocol < 16 &&
+			 app.priority < 8)
+			out->rewr_pcp[app.priority] |= (uint16_t)(1u << app.protocol);
+		else
+			out->n_other_rewr++;
+	}
+	return rtune_nla_end_ok(rem);
+}
+
 int dcb_parse_get(struct nlmsghdr *h, void *arg)
 {
 	struct rtune_dcb *out = arg;
@@ -110,6 +144,11 @@ int dcb_parse_get(struct nlmsghdr *h, void *arg)
 	}
 	if (ie[RTUNE_DCB_ATTR_DCB_APP_TRUST_TABLE]) {
 		err = parse_trust(ie[RTUNE_DCB_ATTR_DCB_APP_TRUST_TABLE], out);
+		if (err)
+			return err;
+	}
+	if (ie[RTUNE_DCB_ATTR_DCB_REWR_TABLE]) {
+		err = parse_rewr(ie[RTUNE_DCB_ATTR_DCB_REWR_TABLE], out);
 		if (err)
 			return err;
 	}
@@ -267,6 +306,53 @@ int dcb_set_trust(struct nl_sock *sk, const char *ifname, const uint8_t *sel, in
 {
 	struct nl_msg *msg = dcb_msg_trust(ifname, sel, n);
 
+	if (!msg)
+		return -ENOMEM;
+	return send_set(sk, msg);
+}
+
+/*
+ * The rewrite table has no "replace the whole table" request: entries are
+ * added (IEEE_SET) and deleted (IEEE_DEL) one by one, so an empty table is
+ * reached by deleting, and no request here is ever an empty table (libnl's
+ * nla_nest_end() would drop an empty nest, and the kernel would refuse
+ * the message). The nests are still closed keeping them, whatever they hold.
+ */
+struct nl_msg *dcb_msg_rewr(const char *ifname, bool add, const struct dcb_app *apps, int n)
+{
+	struct nl_msg *msg;
+	struct nlattr *nest, *tab;
+	int i;
+
+	if (n <= 0)
+		return NULL;
+	msg = dcb_msg_ieee(RTM_SETDCB, add ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_DEL, ifname);
+	if (!msg)
+		return NULL;
+	nest = nla_nest_start(msg, DCB_ATTR_IEEE);
+	tab = nest ? nla_nest_start(msg, RTUNE_DCB_ATTR_DCB_REWR_TABLE) : NULL;
+	if (!tab)
+		goto nomem;
+	for (i = 0; i < n; i++)
+		if (nla_put(msg, apps[i].selector == RTUNE_DCB_APP_SEL_PCP ? RTUNE_DCB_ATTR_DCB_APP :
+			    DCB_ATTR_IEEE_APP, sizeof(apps[i]), &apps[i]) < 0)
+			goto nomem;
+	if (nla_nest_end_keep_empty(msg, tab) < 0 || nla_nest_end_keep_empty(msg, nest) < 0)
+		goto nomem;
+	return msg;
+nomem:
+	nlmsg_free(msg);
+	return NULL;
+}
+
+int dcb_rewr_change(struct nl_sock *sk, const char *ifname, bool add,
+		    const struct dcb_app *apps, int n)
+{
+	struct nl_msg *msg;
+
+	if (n <= 0)
+		return 0;
+	msg = dcb_msg_rewr(ifname, add, apps, n);
 	if (!msg)
 		return -ENOMEM;
 	return send_set(sk, msg);

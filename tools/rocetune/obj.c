@@ -7,12 +7,13 @@
 
 /* Write order: devlink first (whether the NIC does RoCE at all), then DCB
  * (ETS, then PFC on the priorities ETS placed, then the DSCP map and
- * trust), the MTU, then the RDMA port's settings. */
+ * trust, then the rewrite table), the MTU, then the RDMA port's settings. */
 const struct rtune_obj *const rtune_objs[] = {
 	&rtune_obj_devlink,
 	&rtune_obj_ets,
 	&rtune_obj_pfc,
 	&rtune_obj_app,
+	&rtune_obj_rewr,
 	&rtune_obj_mtu,
 	&rtune_obj_cm,
 	&rtune_obj_cc,

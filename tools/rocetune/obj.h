@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The objects rocetune manages, one file each: obj_ets.c, obj_pfc.c,
- * obj_app.c (DSCP map and trust), obj_mtu.c, obj_cm.c (RDMA-CM RoCE mode
- * and ToS), obj_cc.c (DCQCN parameters), obj_devlink.c (enable_roce,
- * enable_iwarp, the port function's roce capability). Each file has one table of
+ * obj_app.c (DSCP map and trust), obj_rewr.c (the rewrite table), obj_mtu.c,
+ * obj_cm.c (RDMA-CM RoCE mode and ToS), obj_cc.c (DCQCN parameters),
+ * obj_devlink.c (enable_roce, enable_iwarp, the port function's roce
+ * capability). Each file has one table of
  * operations, struct rtune_obj, holding everything about the object: its
  * profile section and keys, its checks, the target it takes from a profile
  * and from saved state, the plan (diff), the write with its read-back, the
@@ -66,7 +67,7 @@ struct rtune_obj {
 extern const struct rtune_obj *const rtune_objs[];
 
 extern const struct rtune_obj rtune_obj_ets, rtune_obj_pfc, rtune_obj_app,
-	rtune_obj_mtu, rtune_obj_cm, rtune_obj_cc, rtune_obj_devlink;
+	rtune_obj_rewr, rtune_obj_mtu, rtune_obj_cm, rtune_obj_cc, rtune_obj_devlink;
 
 #define rtune_for_each_obj(i, o) \
 	for ((i) = 0; ((o) = rtune_objs[i]) != NULL; (i)++)
@@ -74,6 +75,10 @@ extern const struct rtune_obj rtune_obj_ets, rtune_obj_pfc, rtune_obj_app,
 /* For obj_app.c and its tests: the DSCP entries an APP add or delete
  * writes, in DSCP then priority order. Returns the count. */
 int rtune_app_entries(const struct rtune_action *a, struct dcb_app *out, int max);
+
+/* For obj_rewr.c and its tests: the rewrite entries a rewrite add or
+ * delete writes, DSCP ones (by priority, then DSCP) then PCP ones. */
+int rtune_rewr_entries(const struct rtune_action *a, struct dcb_app *out, int max);
 
 /* Shared by the DCB objects: re-read the whole DCB state of @d after a
  * write; on failure a->why says so. */

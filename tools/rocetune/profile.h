@@ -54,6 +54,14 @@ struct rtune_profile {
 	uint8_t dscp_map_set[RTUNE_NUM_DSCP];	/* 1 if the DSCP is mapped */
 	uint8_t dscp_prio[RTUNE_NUM_DSCP];
 
+	/* [rewrite] (obj_rewr.c): per priority, the DSCP / PCP it is rewritten to */
+	bool has_rewr_dscp;
+	uint8_t rewr_dscp_set;		/* bit p: priority p has a DSCP */
+	uint8_t rewr_dscp[RTUNE_NUM_PRIO];
+	bool has_rewr_pcp;
+	uint8_t rewr_pcp_set;		/* bit p: priority p has a PCP */
+	uint8_t rewr_pcp[RTUNE_NUM_PRIO];
+
 	/* [ets] */
 	bool has_ets;
 	uint8_t prio_tc[RTUNE_NUM_PRIO];
@@ -84,6 +92,7 @@ struct rtune_profile {
 	struct rtune_where {
 		int line;
 	} w_mtu, w_roce_mtu, w_pfc, w_trust, w_map, w_ets, w_bw, w_mode, w_tos,
+	  w_rewr_dscp, w_rewr_pcp,
 	  w_cc[RTUNE_P_COUNT], w_preset, w_dl_roce, w_dl_iwarp;
 };
 

@@ -29,6 +29,10 @@ struct rtune_dcb {
 	int ntrust;
 	bool has_dcbx;
 	uint8_t dcbx;
+	bool has_rewr;		/* the rewrite table attribute was present (kernel >= 6.3) */
+	uint64_t rewr_dscp[8];	/* per priority: bitmask of the DSCPs it is rewritten to */
+	uint16_t rewr_pcp[8];	/* per priority: bitmask of the PCPs (8-15: with DEI) */
+	int n_other_rewr;	/* entries of other selectors (never touched) */
 };
 
 /* A vendor congestion-control surface (surface.h), raw. */

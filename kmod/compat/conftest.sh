@@ -243,7 +243,9 @@ const struct ethtool_ops probe_ops = { .get_link_ext_stats = get };'
 # the netdev's own pointer to its devlink port, which the devlink core
 # follows when the netdev registers (SET_NETDEV_DEVLINK_PORT, 6.2; before,
 # the driver called devlink_port_type_eth_set() with the netdev); the
-# extack argument of a parameter's set op (6.8); driverinit values read and
+# extack argument of a parameter's set op (6.8) and of its get op, and the
+# value passed by pointer to validate and to
+# devl_param_driverinit_value_set() (both later than 6.12); driverinit values read and
 # written under the instance lock (devl_param_driverinit_value_*, 6.3);
 # the port function's RoCE capability in struct devlink_port_ops (6.5;
 # 6.2 to 6.4 had it in devlink_ops, which dcbsim does not implement); and
@@ -263,6 +265,20 @@ have DEVLINK_PARAM_SET_EXTACK '
 static int set(struct devlink *d, u32 id, struct devlink_param_gset_ctx *c,
 	       struct netlink_ext_ack *e) { return 0; }
 const struct devlink_param probe_param = { .set = set };'
+have DEVLINK_PARAM_GET_EXTACK '
+#include <net/devlink.h>
+static int get(struct devlink *d, u32 id, struct devlink_param_gset_ctx *c,
+	       struct netlink_ext_ack *e) { return 0; }
+const struct devlink_param probe_param = { .get = get };'
+have DEVLINK_PARAM_VALIDATE_PTR '
+#include <net/devlink.h>
+static int validate(struct devlink *d, u32 id, union devlink_param_value *v,
+		    struct netlink_ext_ack *e) { return 0; }
+const struct devlink_param probe_param = { .validate = validate };'
+have DEVL_DRIVERINIT_SET_PTR '
+#include <net/devlink.h>
+void probe_set(struct devlink *d, union devlink_param_value *v);
+void probe_set(struct devlink *d, union devlink_param_value *v) { devl_param_driverinit_value_set(d, 0, v); }'
 have DEVL_PARAM_DRIVERINIT '
 #include <net/devlink.h>
 int probe_get(struct devlink *d, union devlink_param_value *v);

@@ -2,9 +2,11 @@
 /*
  * The devlink interfaces rocetune_dcbsim uses that differ between
  * kernels: how a net_device is tied to its devlink port (6.2 moved it from
- * a driver call into the devlink core), the set op of a parameter (6.8
- * added extack) and the driverinit value accessors (6.3: devl_*, called
- * under the instance lock). The probes in conftest.sh decide, each
+ * a driver call into the devlink core), the get and set ops of a
+ * parameter (extack added: set in 6.8, get later), its validate op and the
+ * driverinit value setter (the value passed by pointer, after 6.12) and the
+ * driverinit value accessors (6.3: devl_*, called under the instance
+ * lock). The probes in conftest.sh decide, each
  * separately. Only meaningful when RTUNE_HAVE_DEVLINK_ALLOC_DEV.
  */
 #ifndef _ROCETUNE_COMPAT_DEVLINK_H
@@ -62,6 +64,45 @@ static inline void rtune_compat_dl_port_unbind(struct devlink_port *port)
 		 struct devlink_param_gset_ctx *ctx)
 #endif
 
+/* Declares a parameter get op; the body ignores @extack where absent. */
+#if RTUNE_HAVE_DEVLINK_PARAM_GET_EXTACK
+#define RTUNE_COMPAT_DL_PARAM_GET(name)					\
+	int name(struct devlink *devlink, u32 id,			\
+		 struct devlink_param_gset_ctx *ctx,			\
+		 struct netlink_ext_ack *extack)
+#else
+#define RTUNE_COMPAT_DL_PARAM_GET(name)					\
+	int name(struct devlink *devlink, u32 id,			\
+		 struct devlink_param_gset_ctx *ctx)
+#endif
+
+/*
+ * Declares a parameter validate op, which gets the value by pointer or by
+ * value as the kernel's op type has it; the body reads the boolean with
+ * rtune_compat_dl_vbool(val).
+ */
+#if RTUNE_HAVE_DEVLINK_PARAM_VALIDATE_PTR
+#define RTUNE_COMPAT_DL_PARAM_VALIDATE(name)				\
+	int name(struct devlink *devlink, u32 id,			\
+		 union devlink_param_value *val,			\
+		 struct netlink_ext_ack *extack)
+
+static inline bool rtune_compat_dl_vbool(const union devlink_param_value *val)
+{
+	return val->vbool;
+}
+#else
+#define RTUNE_COMPAT_DL_PARAM_VALIDATE(name)				\
+	int name(struct devlink *devlink, u32 id,			\
+		 union devlink_param_value val,				\
+		 struct netlink_ext_ack *extack)
+
+static inline bool rtune_compat_dl_vbool(union devlink_param_value val)
+{
+	return val.vbool;
+}
+#endif
+
 /* The driverinit value of @id; from reload_up, under the instance lock. */
 static inline int rtune_compat_dl_driverinit_get(struct devlink *devlink,
 						 u32 id,
@@ -81,7 +122,11 @@ static inline void rtune_compat_dl_driverinit_init(struct devlink *devlink,
 {
 #if RTUNE_HAVE_DEVL_PARAM_DRIVERINIT
 	devl_lock(devlink);
+#if RTUNE_HAVE_DEVL_DRIVERINIT_SET_PTR
+	devl_param_driverinit_value_set(devlink, id, &val);
+#else
 	devl_param_driverinit_value_set(devlink, id, val);
+#endif
 	devl_unlock(devlink);
 #else
 	devlink_param_driverinit_value_set(devlink, id, val);

@@ -92,8 +92,7 @@ static struct dcbsim_dl *dcbsim_dl_of(struct devlink *devlink)
 
 /* Parameters */
 
-static int dcbsim_dl_roce_get(struct devlink *devlink, u32 id,
-			      struct devlink_param_gset_ctx *ctx)
+static RTUNE_COMPAT_DL_PARAM_GET(dcbsim_dl_roce_get)
 {
 	ctx->val.vbool = dcbsim_dl_of(devlink)->roce;
 	return 0;
@@ -105,9 +104,7 @@ static RTUNE_COMPAT_DL_PARAM_SET(dcbsim_dl_roce_set)
 	return -EOPNOTSUPP;
 }
 
-static int dcbsim_dl_roce_validate(struct devlink *devlink, u32 id,
-				   union devlink_param_value val,
-				   struct netlink_ext_ack *extack)
+static RTUNE_COMPAT_DL_PARAM_VALIDATE(dcbsim_dl_roce_validate)
 {
 	struct dcbsim_dl *dl = dcbsim_dl_of(devlink);
 	int ret;
@@ -120,15 +117,14 @@ static int dcbsim_dl_roce_validate(struct devlink *devlink, u32 id,
 	/* The runtime value cannot be set, whatever the cmode asked: the
 	 * core does not tell validate which one it is, set does.
 	 */
-	if (val.vbool && dl->iwarp) {
+	if (rtune_compat_dl_vbool(val) && dl->iwarp) {
 		NL_SET_ERR_MSG_MOD(extack, "iWARP is enabled; RoCE and iWARP exclude each other");
 		return -EOPNOTSUPP;
 	}
 	return 0;
 }
 
-static int dcbsim_dl_iwarp_get(struct devlink *devlink, u32 id,
-			       struct devlink_param_gset_ctx *ctx)
+static RTUNE_COMPAT_DL_PARAM_GET(dcbsim_dl_iwarp_get)
 {
 	ctx->val.vbool = dcbsim_dl_of(devlink)->iwarp;
 	return 0;
@@ -146,9 +142,7 @@ static RTUNE_COMPAT_DL_PARAM_SET(dcbsim_dl_iwarp_set)
 	return 0;
 }
 
-static int dcbsim_dl_iwarp_validate(struct devlink *devlink, u32 id,
-				    union devlink_param_value val,
-				    struct netlink_ext_ack *extack)
+static RTUNE_COMPAT_DL_PARAM_VALIDATE(dcbsim_dl_iwarp_validate)
 {
 	struct dcbsim_dl *dl = dcbsim_dl_of(devlink);
 	int ret;
@@ -158,7 +152,7 @@ static int dcbsim_dl_iwarp_validate(struct devlink *devlink, u32 id,
 			NL_SET_ERR_MSG_MOD(extack, "Injected failure (fail_next_param)");
 		return ret;
 	}
-	if (val.vbool && dl->roce) {
+	if (rtune_compat_dl_vbool(val) && dl->roce) {
 		NL_SET_ERR_MSG_MOD(extack, "RoCE is enabled; RoCE and iWARP exclude each other");
 		return -EOPNOTSUPP;
 	}

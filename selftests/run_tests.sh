@@ -109,8 +109,15 @@ echo "TAP version 13"
 for t in "${HOST_TESTS[@]}"; do
 	selected "$t" || continue
 	log="$OUT/$(basename "$t").tap"
+	# A collection's settings file (kselftest's "timeout=SECONDS") sets
+	# its programs' time limit; 600 s without one.
+	tmo=600
+	if [ -f "$(dirname "$t")/settings" ]; then
+		v=$(sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' "$(dirname "$t")/settings" | tail -n 1)
+		[ -n "$v" ] && tmo=$v
+	fi
 	# Tests find their data relative to their own directory.
-	(cd "$(dirname "$t")" && timeout 600 "./$(basename "$t")") >"$log" 2>&1
+	(cd "$(dirname "$t")" && timeout "$tmo" "./$(basename "$t")") >"$log" 2>&1
 	account "$t" $? "$log"
 done
 

@@ -27,7 +27,9 @@ for c in dpkg-buildpackage dh dh_dkms dkms; do
 	command -v $c >/dev/null ||
 		tap_skip_all "$c not installed (apt-get install dpkg-dev debhelper dh-dkms dkms)"
 done
-K=${LAB_KVER:-$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -1 | xargs -r dirname | xargs -r basename)}
+# The kernel the rest of the tree builds for (scripts/kernel.sh), never
+# "the newest under /lib/modules" (a 7.2 chroot's link would win).
+K=${LAB_KVER:-$("$TOP/scripts/kernel.sh" --kver 2>/dev/null)}
 [ -n "$K" ] && [ -d "/lib/modules/$K/build" ] || tap_skip_all "no kernel headers installed"
 VER=$(cat "$TOP/VERSION")
 start=$(date +%s)

@@ -8,7 +8,8 @@
 # step (DCB, MTU, RDMA-CM, CC) roll back to the exact previous state;
 # concurrent applies do not interleave; a running lldpad and LLD-managed
 # DCBX are detected; the JSON validates; [pfc] delay is applied, read back
-# and rolled back; [rewrite] (Linux 6.3+) likewise, and refused with a
+# and rolled back; so is [pfc] storm_prevention (an ethtool tunable), whose
+# values outside the driver's range are refused; [rewrite] (Linux 6.3+) likewise, and refused with a
 # named reason, nothing written, where the kernel has no rewrite table.
 #
 # On the host it starts itself in a lab guest (args go to lab-run):
@@ -97,6 +98,11 @@ rewr_of() {
 	python3 "$DCBNL" show "$1" | jfield 'd.get("rewr")'
 }
 
+# The PFC storm prevention timeout in ms, as ethtool reads the tunable.
+storm_of() {
+	ethtool --get-tunable "$1" pfc-prevention-tout 2>&1 | awk '{v = $NF} END {print v}'
+}
+
 # Driver calls that reached dcbsim on both devices (any kind).
 calls() { cat "$DBG"/*/calls_* 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
 
@@ -115,6 +121,7 @@ snapshot() {
 				jfield 'd.get("apptrust", [])')"
 		fi
 		echo "rewr $(rewr_of $d)"
+		echo "pfc-storm $(storm_of $d)"
 	done
 	mkdir -p /sys/kernel/config/rdma_cm/rxe0
 	cat /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_mode \
@@ -420,6 +427,66 @@ tap_eq "pfc delay: a second apply exits 0 with no write and no driver call" \
 	"0 0 $c0" "$rc $(printf '%s' "$out" | jfield 'd["writes"]') $(calls)"
 sed 's/^mtu = 4200/mtu = 9600/' "$W/delay.conf" > "$W/delay9600.conf"
 fault_case "pfc delay: MTU refused last, the delay is restored" dcbsim1 fail_next_dcbx 0 "$W/delay9600.conf"
+
+# ------------------------------------------------------ pfc storm prevention
+# [pfc] storm_prevention: the ethtool tunable pfc-prevention-tout (dcbsim:
+# mlx5's rules, 0 off, 80..8000 ms, auto = 100 ms, 8000 at creation),
+# written by ioctl after the PFC set, read back with ethtool, idempotent,
+# restored by a rollback; a value the parser refuses writes nothing, one
+# the driver refuses rolls the apply back.
+mkdevs
+sed '/^priorities = 3/a storm_prevention = 500' "$LL" > "$W/storm.conf"
+out=$("$RT" apply "$W/storm.conf" 2>&1); rc=$?
+tap_eq "storm prevention: apply changes the host (exit 2)" 2 "$rc"
+tap_eq "storm prevention: ethtool reads back 500 ms on dcb0 and dcbsim1" "500 500" \
+	"$(storm_of dcb0) $(storm_of dcbsim1)"
+tap_ok "storm prevention: show prints it, show --json has pfc_storm_prevention_ms 500" sh -c \
+	"'$RT' show dev dcb0 | grep -q 'pfc-storm-prevention 500 ms' &&
+	 '$RT' --json show dev dcb0 | python3 -c 'import json,sys; assert json.load(sys.stdin)[\"state\"][0][\"pfc_storm_prevention_ms\"] == 500'"
+out=$("$RT" --json apply "$W/storm.conf"); rc=$?
+tap_eq "storm prevention: a second apply exits 0 with no write" "0 0" \
+	"$rc $(printf '%s' "$out" | jfield 'd["writes"]')"
+ethtool --set-tunable dcb0 pfc-prevention-tout 8000
+out=$("$RT" diff "$W/storm.conf" 2>&1); rc=$?
+tap_ok "storm prevention: an outside change is planned by diff (exit 2, 8000 -> 500, dcb0 only)" \
+	sh -c "[ $rc -eq 2 ] && [ \"\$(printf '%s' \"\$1\" | grep -c 'pfc storm_prevention 8000 -> 500')\" = 1 ]" _ "$out"
+"$RT" apply "$W/storm.conf" >/dev/null 2>&1
+tap_eq "storm prevention: apply repairs it" "500 500" "$(storm_of dcb0) $(storm_of dcbsim1)"
+
+# auto: met by any timeout on (drivers report the ms it stands for), so
+# written only where storm prevention is off
+mkdevs
+ethtool --set-tunable dcbsim1 pfc-prevention-tout 0
+sed '/^priorities = 3/a storm_prevention = auto' "$LL" > "$W/storm-auto.conf"
+"$RT" apply "$W/storm-auto.conf" >/dev/null 2>&1
+tap_eq "storm prevention auto: dcbsim1 (off) gets dcbsim's auto 100 ms, dcb0 keeps 8000" \
+	"8000 100" "$(storm_of dcb0) $(storm_of dcbsim1)"
+out=$("$RT" --json apply "$W/storm-auto.conf"); rc=$?
+tap_eq "storm prevention auto: a second apply exits 0 with no write" "0 0" \
+	"$rc $(printf '%s' "$out" | jfield 'd["writes"]')"
+
+# out of range for the tunable (a u16, 65535 meaning auto): the parser
+# refuses it before anything is read or written
+mkdevs
+sed '/^priorities = 3/a storm_prevention = 70000' "$LL" > "$W/storm-range.conf"
+before=$(snapshot); c0=$(calls)
+out=$("$RT" --json apply "$W/storm-range.conf"); rc=$?
+tap_eq "storm prevention 70000: refused (exit 1, bad-value on storm_prevention), no write" \
+	"1 bad-value storm_prevention 0" \
+	"$rc $(printf '%s' "$out" | jfield '" ".join([x["code"] + " " + x["key"] for x in d["diagnostics"] if x["severity"]=="error"])') $(printf '%s' "$out" | jfield 'd["writes"]')"
+tap_eq "storm prevention 70000: no driver call, the host unchanged" "$before calls $c0" \
+	"$(snapshot) calls $(calls)"
+
+# in the tunable's range, below the driver's (dcbsim, like mlx5: 80 ms):
+# the driver refuses it after ETS and PFC were written; all restored
+mkdevs
+sed '/^priorities = 3/a storm_prevention = 50' "$LL" > "$W/storm50.conf"
+before=$(snapshot)
+out=$("$RT" --json apply "$W/storm50.conf"); rc=$?
+failed_checks "storm prevention 50 ms refused by the driver" "$before" "$rc" "$out" \
+	pfc-storm EINVAL
+sed 's/^mtu = 4200/mtu = 9600/' "$W/storm.conf" > "$W/storm9600.conf"
+fault_case "storm prevention: MTU refused last, the timeout is restored" dcbsim1 fail_next_dcbx 0 "$W/storm9600.conf"
 
 # ----------------------------------------------------------- rewrite table
 # [rewrite]: the RoCE priority 3 rewritten to the RoCE DSCP 26, the CNP

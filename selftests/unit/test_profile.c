@@ -225,6 +225,37 @@ static void test_syntax(void)
 	tap_check(parse("[match]\nnetdev = a\n[pfc]\ndelay = 4096\n", &p, &d) == 0 &&
 		  !p.has_pfc && p.has_pfc_delay && p.pfc_delay == 4096 && d.nwarn == 0,
 		  "pfc delay alone: the enable bitmap is left alone");
+	tap_check(parse("[match]\nnetdev = a\n[pfc]\nstorm_prevention = auto\n", &p, &d) == 0 &&
+		  !p.has_pfc && !p.has_pfc_delay && p.has_pfc_storm &&
+		  p.pfc_storm == RTUNE_PFC_STORM_AUTO && d.nwarn == 0,
+		  "pfc storm_prevention auto alone: PFC itself is left alone");
+	tap_check(parse("[match]\nnetdev = a\n[pfc]\nstorm_prevention = off\n", &p, &d) == 0 &&
+		  p.has_pfc_storm && p.pfc_storm == 0 &&
+		  parse("[match]\nnetdev = a\n[pfc]\nstorm_prevention = 0\n", &p, &d) == 0 &&
+		  p.has_pfc_storm && p.pfc_storm == 0,
+		  "pfc storm_prevention off and 0 are both off");
+	tap_check(parse("[match]\nnetdev = a\n[pfc]\nstorm_prevention = 65534\n", &p, &d) == 0 &&
+		  p.pfc_storm == 65534 &&
+		  parse("[match]\nnetdev = a\n[pfc]\nstorm_prevention = 500\n", &p, &d) == 0 &&
+		  p.pfc_storm == 500, "pfc storm_prevention in ms, up to 65534");
+	{
+		static const char *const bad[] = { "65535", "70000", "-1", "fast", "auto 5", "1e3" };
+		size_t i, nbad = 0;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			char t[128];
+
+			snprintf(t, sizeof(t), "[match]\nnetdev = a\n[pfc]\nstorm_prevention = %s\n",
+				 bad[i]);
+			if (parse(t, &p, &d) < 0 && diag_find(&d, "bad-value") &&
+			    strstr(diag_find(&d, "bad-value")->msg, "storm prevention timeout"))
+				nbad++;
+			else
+				tap_diag("storm_prevention = %s accepted or not bad-value", bad[i]);
+		}
+		tap_check(nbad == sizeof(bad) / sizeof(bad[0]),
+			  "pfc storm_prevention: 65535 (ethtool's auto), out of range and garbage are bad-value");
+	}
 	tap_check(parse("[match]\nrdma_device = rxe*\n", &p, &d) == 0 && d.nwarn == 1 &&
 		  diag_find(&d, "empty-profile"), "an empty profile is valid with a warning");
 	tap_check(profile_matches(&p, "eth0", "rxe0") && !profile_matches(&p, "eth0", NULL),

@@ -155,8 +155,9 @@ static void test_faults(void)
 	d.pfc_tout_ms = 0;
 	d.l.dcb.pfc.pfc_en = 1u << 3;
 	EXPECT(&s, &prof, "pause-storm@5 storm-prevention-off", "pause storm sent, prevention off");
-	tap_check(strstr(res.f[0].fix, "ethtool --set-tunable dcb0 pfc-prevention-tout") != NULL,
-		  "pause storm sent without prevention: the fix sets the tunable on dcb0");
+	tap_check(strstr(res.f[0].fix, "[pfc] storm_prevention = auto") != NULL &&
+		  strstr(res.f[0].fix, "ethtool --set-tunable dcb0 pfc-prevention-tout") != NULL,
+		  "pause storm sent without prevention: the fix names the profile key and the tunable on dcb0");
 
 	clean(&s, &d);
 	d.s.pfc_rx_rate[3] = RTUNE_DOC_PAUSE_RATE - 1;
@@ -169,6 +170,9 @@ static void test_faults(void)
 	clean(&s, &d);
 	d.pfc_tout_ms = 0;
 	EXPECT(&s, &prof, "storm-prevention-off", "pfc-prevention-tout 0 with PFC on");
+	tap_check(strstr(res.f[0].fix, "[pfc] storm_prevention = auto") != NULL &&
+		  strstr(res.f[0].fix, "ethtool --set-tunable dcb0 pfc-prevention-tout auto") != NULL,
+		  "storm prevention off: the fix names the profile key and the tunable on dcb0");
 	d.l.dcb.pfc.pfc_en = 0;
 	EXPECT(&s, NULL, "clean", "pfc-prevention-tout 0 without PFC: nothing to prevent");
 	clean(&s, &d);
@@ -354,7 +358,7 @@ int main(void)
 {
 	struct rtune_diags dg = { 0 };
 
-	tap_plan(55);
+	tap_plan(56);
 	if (profile_parse_text("lab.conf", lab_profile, sizeof(lab_profile) - 1, &prof, &dg) ||
 	    profile_validate(&prof, &dg)) {
 		diag_print(&dg, stdout);

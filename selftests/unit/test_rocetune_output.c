@@ -10,6 +10,7 @@
  * (ROCETUNE_GOLDEN_WRITE=1, then review the diff).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,7 @@ static void mkhost(void)
 	v->dcb.pfc.pfc_cap = 8;
 	v->dcb.pfc.pfc_en = 0x09;
 	v->dcb.pfc.delay = 4096;
+	v->pfc_storm_ms = 8000;
 	v->dcb.ets.willing = 1;
 	v->dcb.ets.prio_tc[7] = 7;
 	v->dcb.ets.tc_tsa[0] = 2;
@@ -138,6 +140,7 @@ static void mkhost(void)
 	strcpy(v->netdev, "eth1");
 	v->ifindex = 6;
 	v->link_ok = true;
+	v->pfc_storm_err = -EOPNOTSUPP;
 	v->mtu = 9000;
 	v->dcb.err = 95;
 

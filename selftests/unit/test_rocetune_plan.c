@@ -6,6 +6,7 @@
  * the per-device preconditions are reported; actions split into the named
  * settings `rocetune watch` reports.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,10 @@ static void sim(struct rtune_link *v, const struct rtune_action *a)
 	} else if (!strcmp(k, "apptrust")) {
 		v->dcb.ntrust = a->to.dcb.ntrust;
 		memcpy(v->dcb.trust, a->to.dcb.trust, 8);
+	} else if (!strcmp(k, "pfc-storm")) {
+		/* drivers report the timeout auto stands for (mlx5: 100 ms) */
+		v->pfc_storm_ms = a->to.pfc_storm_ms == RTUNE_PFC_STORM_AUTO ? 100 :
+				  a->to.pfc_storm_ms;
 	} else if (!strcmp(k, "mtu")) {
 		v->mtu = a->to.mtu;
 	} else if (!strcmp(k, "roce-mode")) {
@@ -311,6 +316,74 @@ static void test_pfc_delay(void)
 	plan_free(&pl);
 }
 
+static void settings_of(const struct rtune_plan *pl, char *buf, size_t len);
+
+/* [pfc] storm_prevention: the ethtool tunable, its own write. */
+static void test_pfc_storm(void)
+{
+	static struct rtune_link v, saved;
+	struct rtune_plan pl, rb = { 0 };
+	struct rtune_touched touched = { { 0 } };
+	struct rtune_target t;
+	char buf[256], set[256];
+
+	load("[match]\nnetdev = dcb*\n[pfc]\nstorm_prevention = 500\n");
+	fresh(&v);
+	saved = v;
+	plan1(&v, &pl);
+	act_describe(&pl.a[0], buf, sizeof(buf));
+	settings_of(&pl, set, sizeof(set));
+	tap_check(pl.n == 1 && is(&pl.a[0], "pfc-storm") && pl.a[0].to.pfc_storm_ms == 500 &&
+		  !strcmp(buf, "pfc storm_prevention off -> 500") &&
+		  !strcmp(set, "pfc.storm_prevention=off>500"),
+		  "storm_prevention alone: one tunable write, no PFC write: %s; %s", buf, set);
+	plan_touch(&touched, &pl.a[0]);
+	sim(&v, &pl.a[0]);
+	plan_free(&pl);
+	tap_check(plan1(&v, &pl) == 0, "storm_prevention applied: nothing left to do");
+	plan_free(&pl);
+	target_from_state(&saved, &touched, &t);
+	tap_check(plan_device(&v, 0, &t, &rb) == 1 && is(&rb.a[0], "pfc-storm") &&
+		  rb.a[0].to.pfc_storm_ms == 0, "rollback turns storm prevention back off");
+	plan_free(&rb);
+
+	v.pfc_storm_ms = 8000;
+	load("[match]\nnetdev = dcb*\n[pfc]\nstorm_prevention = off\n");
+	plan1(&v, &pl);
+	act_describe(&pl.a[0], buf, sizeof(buf));
+	tap_check(pl.n == 1 && pl.a[0].to.pfc_storm_ms == 0 &&
+		  !strcmp(buf, "pfc storm_prevention 8000 -> off"), "off from 8000 ms: %s", buf);
+	plan_free(&pl);
+
+	load("[match]\nnetdev = dcb*\n[pfc]\nstorm_prevention = auto\n");
+	tap_check(plan1(&v, &pl) == 0, "auto where a timeout is on (8000 ms): nothing to write");
+	plan_free(&pl);
+	v.pfc_storm_ms = 0;
+	plan1(&v, &pl);
+	tap_check(pl.n == 1 && pl.a[0].to.pfc_storm_ms == RTUNE_PFC_STORM_AUTO,
+		  "auto where it is off: one write of ethtool's auto (0xffff)");
+	sim(&v, &pl.a[0]);
+	plan_free(&pl);
+	tap_check(plan1(&v, &pl) == 0 && v.pfc_storm_ms == 100,
+		  "auto read back as the driver's 100 ms: nothing left to do");
+	plan_free(&pl);
+
+	fresh(&v);
+	v.pfc_storm_err = -EOPNOTSUPP;
+	plan1(&v, &pl);
+	tap_check(pl.n == 0 && pl.nerr == 1 &&
+		  !strcmp(pl.notes[0].code, "no-pfc-storm-prevention") &&
+		  strstr(pl.notes[0].msg, "dcb0") && strstr(pl.notes[0].msg, "storm_prevention"),
+		  "a driver without the tunable: a blocking note, no write: %s", pl.notes[0].msg);
+	plan_free(&pl);
+
+	load(lossless);
+	plan1(&v, &pl);
+	tap_check(pl.nerr == 0 && count(&pl, "pfc-storm") == 0,
+		  "a profile without storm_prevention neither writes nor needs the tunable");
+	plan_free(&pl);
+}
+
 /* The settings of every action of @pl, "name=cur>want" joined by '|'. */
 static void settings_of(const struct rtune_plan *pl, char *buf, size_t len)
 {
@@ -397,5 +470,6 @@ int main(void)
 	test_preconditions();
 	test_pfc_delay();
 	test_settings();
+	test_pfc_storm();
 	return tap_done();
 }

@@ -3,9 +3,9 @@
  * The doctor's snapshot of the host, from the readers the other commands
  * use: host.c for the settings of the devices (those a profile matches,
  * the named ones, or all with DCB or RDMA), stats.c's sampler twice for
- * counters and rates over the interval, plus what only the doctor needs:
- * the PFC storm prevention tunable, rocetune.ko's pacing state and
- * whether lldpad runs.
+ * counters and rates over the interval (host.c's settings include the PFC
+ * storm prevention tunable), plus what only the doctor needs: rocetune.ko's
+ * pacing state and whether lldpad runs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,7 +36,9 @@ static void read_extra(struct rtune_doc_port *d)
 {
 	char path[512];
 
-	d->has_pfc_tout = rtune_ethtool_pfc_tout(d->l.netdev, &d->pfc_tout_ms) == 0;
+	/* host.c read the tunable with the rest of the settings */
+	d->has_pfc_tout = d->l.pfc_storm_err == 0;
+	d->pfc_tout_ms = d->l.pfc_storm_ms;
 	if (!d->l.has_ib)
 		return;
 	snprintf(path, sizeof(path), "%s/rocetune/%s/ports/%u/pacing", cfs_root(), d->l.ibdev,

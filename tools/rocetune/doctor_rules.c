@@ -217,7 +217,7 @@ static void r_pause_storm(const struct rtune_doc_snap *s, int i, const struct rt
 			fix(f, "%s; storm prevention is on (%u ms): the NIC stops sending pauses once its receive side is stuck that long",
 			    storm_sent, d->pfc_tout_ms);
 		else
-			fix(f, "%s; limit the damage: ethtool --set-tunable %s pfc-prevention-tout auto",
+			fix(f, "%s; limit the damage: [pfc] storm_prevention = auto in the profile (rocetune apply), or ethtool --set-tunable %s pfc-prevention-tout auto",
 			    storm_sent, dev_name(d));
 	}
 }
@@ -236,7 +236,8 @@ static void r_storm_prevention(const struct rtune_doc_snap *s, int i, struct rtu
 		dev_name(d));
 	ev_num(f, "pfc_prevention_tout_ms", 0);
 	ev_num(f, "pfc_enabled_mask", d->l.dcb.pfc.pfc_en);
-	fix(f, "ethtool --set-tunable %s pfc-prevention-tout auto (or a value in ms)", dev_name(d));
+	fix(f, "[pfc] storm_prevention = auto (or a timeout in ms) in the profile, then rocetune apply; or ethtool --set-tunable %s pfc-prevention-tout auto",
+	    dev_name(d));
 }
 
 /* The link trained below its best advertised mode, or on fewer lanes. */

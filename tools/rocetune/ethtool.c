@@ -24,6 +24,7 @@
 #include <netlink/genl/ctrl.h>
 #include "ethtool.h"
 #include "nl.h"
+#include "state.h"
 
 int rtune_ethtool_open(struct rtune_ethtool *et)
 {
@@ -320,28 +321,45 @@ void rtune_ethtool_read(struct rtune_ethtool *et, const char *ifname, struct rtu
 		out->pause_err = EOPNOTSUPP;
 }
 
-int rtune_ethtool_pfc_tout(const char *ifname, uint16_t *ms)
+/* One ETHTOOL_[GS]TUNABLE ioctl of the u16 PFC storm prevention timeout. */
+static int pfc_tout_ioctl(const char *ifname, uint32_t cmd, uint16_t *ms)
 {
 	/* struct ethtool_tunable ends in a flexible array: the u16 follows it */
 	union {
 		struct ethtool_tunable t;
 		uint8_t b[sizeof(struct ethtool_tunable) + sizeof(uint16_t)];
-	} req = { .t = { .cmd = ETHTOOL_GTUNABLE, .id = ETHTOOL_PFC_PREVENTION_TOUT,
+	} req = { .t = { .cmd = cmd, .id = ETHTOOL_PFC_PREVENTION_TOUT,
 			 .type_id = ETHTOOL_TUNABLE_U16, .len = sizeof(uint16_t) } };
 	struct ifreq ifr = { 0 };
 	int fd, err = 0;
 
 	if (strlen(ifname) >= sizeof(ifr.ifr_name))
 		return -ENODEV;
+	if (cmd == ETHTOOL_STUNABLE)
+		memcpy(req.b + sizeof(req.t), ms, sizeof(*ms));
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	ifr.ifr_data = (void *)&req;
 	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
-		err = errno == EINVAL ? -EOPNOTSUPP : -errno;	/* drivers say EINVAL */
+		err = -errno;
 	close(fd);
-	if (!err)
+	if (!err && cmd == ETHTOOL_GTUNABLE)
 		memcpy(ms, req.b + sizeof(req.t), sizeof(*ms));
 	return err;
+}
+
+int rtune_ethtool_pfc_tout(const char *ifname, uint16_t *ms)
+{
+	int err = pfc_tout_ioctl(ifname, ETHTOOL_GTUNABLE, ms);
+
+	/* drivers without this tunable say EINVAL, the core EOPNOTSUPP */
+	return err == -EINVAL ? -EOPNOTSUPP : err;
+}
+
+int rtune_ethtool_set_pfc_tout(const char *ifname, uint16_t ms)
+{
+	rtune_writes++;
+	return pfc_tout_ioctl(ifname, ETHTOOL_STUNABLE, &ms);
 }

@@ -3,8 +3,8 @@
  * ethtool netlink (generic netlink family "ethtool", libnl-genl-3): link
  * speed, lanes and advertised modes, link-down count, pause frame
  * statistics and the IEEE 802.3 standard statistics groups (eth-phy,
- * eth-mac), read-only; and the PFC storm prevention tunable (ioctl: the
- * tunables have no netlink message).
+ * eth-mac), read-only; and the PFC storm prevention tunable, read and
+ * set (ioctl: the tunables have no netlink message).
  */
 #ifndef ROCETUNE_ETHTOOL_H
 #define ROCETUNE_ETHTOOL_H
@@ -57,6 +57,12 @@ void rtune_ethtool_read(struct rtune_ethtool *et, const char *ifname, struct rtu
  * 0 when disabled. 0 or a negative errno (-EOPNOTSUPP: no such tunable).
  */
 int rtune_ethtool_pfc_tout(const char *ifname, uint16_t *ms);
+/*
+ * Set it: 0 (off), PFC_STORM_PREVENTION_AUTO (the driver's default) or ms.
+ * 0 or the driver's negative errno: -EINVAL for a value outside its range
+ * (mlx5, dcbsim: 80..8000 ms), -EOPNOTSUPP without the tunable.
+ */
+int rtune_ethtool_set_pfc_tout(const char *ifname, uint16_t ms);
 
 /* A link mode's name: its speed in Mb/s and lanes (0: not in the name).
  * False when the name starts with no speed. */

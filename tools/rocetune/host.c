@@ -9,6 +9,7 @@
 #include "cfs.h"
 #include "dcb.h"
 #include "devlink.h"
+#include "ethtool.h"
 #include "host.h"
 #include "link.h"
 #include "rdma.h"
@@ -76,6 +77,7 @@ void host_read_dev(struct nl_sock *sk, struct rtune_link *d)
 
 	d->link_ok = link_get_mtu(sk, d->netdev, &d->ifindex, &d->mtu) == 0;
 	dcb_get(sk, d->netdev, &d->dcb);
+	d->pfc_storm_err = rtune_ethtool_pfc_tout(d->netdev, &d->pfc_storm_ms);
 	devlink_read_dev(d);
 	d->cm_ok = false;
 	d->cc_ok = false;

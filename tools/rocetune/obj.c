@@ -6,12 +6,14 @@
 #include "obj.h"
 
 /* Write order: devlink first (whether the NIC does RoCE at all), then DCB
- * (ETS, then PFC on the priorities ETS placed, then the DSCP map and
+ * (ETS, then PFC on the priorities ETS placed and its storm prevention,
+ * an ethtool tunable, then the DSCP map and
  * trust, then the rewrite table), the MTU, then the RDMA port's settings. */
 const struct rtune_obj *const rtune_objs[] = {
 	&rtune_obj_devlink,
 	&rtune_obj_ets,
 	&rtune_obj_pfc,
+	&rtune_obj_pfc_storm,
 	&rtune_obj_app,
 	&rtune_obj_rewr,
 	&rtune_obj_mtu,

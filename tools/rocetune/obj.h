@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The objects rocetune manages, one file each: obj_ets.c, obj_pfc.c,
- * obj_app.c (DSCP map and trust), obj_rewr.c (the rewrite table), obj_mtu.c,
+ * obj_pfc_storm.c (the PFC storm prevention tunable; its key is in
+ * obj_pfc.c's [pfc]), obj_app.c (DSCP map and trust), obj_rewr.c (the rewrite table), obj_mtu.c,
  * obj_cm.c (RDMA-CM RoCE mode and ToS), obj_cc.c (DCQCN parameters),
  * obj_devlink.c (enable_roce, enable_iwarp, the port function's roce
  * capability). Each file has one table of
@@ -66,7 +67,7 @@ struct rtune_obj {
  * and sections, notes and `show` follow it. NULL-terminated. */
 extern const struct rtune_obj *const rtune_objs[];
 
-extern const struct rtune_obj rtune_obj_ets, rtune_obj_pfc, rtune_obj_app,
+extern const struct rtune_obj rtune_obj_ets, rtune_obj_pfc, rtune_obj_pfc_storm, rtune_obj_app,
 	rtune_obj_rewr, rtune_obj_mtu, rtune_obj_cm, rtune_obj_cc, rtune_obj_devlink;
 
 #define rtune_for_each_obj(i, o) \
@@ -83,6 +84,9 @@ int rtune_rewr_entries(const struct rtune_action *a, struct dcb_app *out, int ma
 /* Shared by the DCB objects: re-read the whole DCB state of @d after a
  * write; on failure a->why says so. */
 int rtune_obj_reread_dcb(struct nl_sock *sk, struct rtune_link *d, struct rtune_action *a);
+
+/* A [pfc] storm_prevention value as the profile writes it: off, auto or ms. */
+void rtune_fmt_pfc_storm(char *buf, size_t len, uint16_t v);
 
 /* "a b c" of @n numbers, or of TSA names with @tsa. */
 void rtune_fmt_u8s(char *buf, size_t len, const uint8_t *v, int n, bool tsa);

@@ -3,7 +3,8 @@
  * IEEE 802.1Qbb PFC: [pfc] priorities, the per-priority enable bitmap of
  * struct ieee_pfc, and delay, its delay allowance; written with
  * DCB_ATTR_IEEE_PFC (the fields not declared are kept as read) and read
- * back.
+ * back. The section's storm_prevention key is parsed here and applied by
+ * obj_pfc_storm.c (an ethtool tunable, not dcbnl).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,9 +42,33 @@ static int k_delay(struct rtune_pctx *c, const char *v)
 	return 0;
 }
 
+/* off, auto or a timeout in ms: what ETHTOOL_PFC_PREVENTION_TOUT takes
+ * (a u16 whose 0xffff means auto). Each driver limits the range further
+ * (mlx5: 80..8000 ms) and refuses the rest at apply time. */
+static int k_storm_prevention(struct rtune_pctx *c, const char *v)
+{
+	unsigned long x;
+
+	if (!strcmp(v, "off")) {
+		x = 0;
+	} else if (!strcmp(v, "auto")) {
+		x = RTUNE_PFC_STORM_AUTO;
+	} else if (rtune_parse_uint(v, 0, RTUNE_PFC_STORM_AUTO - 1, &x)) {
+		rtune_key_err(c, "bad-value",
+			      "'%s' is not a PFC storm prevention timeout: expected off, auto or a decimal 1..%u (ms; drivers limit it further, mlx5 to 80..8000)",
+			      v, RTUNE_PFC_STORM_AUTO - 1);
+		return -1;
+	}
+	c->p->has_pfc_storm = true;
+	c->p->pfc_storm = (uint16_t)x;
+	c->p->w_pfc_storm.line = c->line;
+	return 0;
+}
+
 static const struct rtune_key keys[] = {
 	{ "priorities", k_priorities },
 	{ "delay", k_delay },
+	{ "storm_prevention", k_storm_prevention },
 	{ NULL },
 };
 

@@ -18,7 +18,7 @@
 #include "state.h"
 
 /* Room for the objects in the registry (obj.c:rtune_objs). */
-#define RTUNE_MAX_OBJS 8
+#define RTUNE_MAX_OBJS 9
 
 struct rtune_obj;
 

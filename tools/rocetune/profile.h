@@ -24,6 +24,10 @@
  * (iboe_get_mtu(): GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4). */
 #define RTUNE_ROCE_HDR_OVERHEAD 96
 
+/* [pfc] storm_prevention = auto: ethtool's PFC_STORM_PREVENTION_AUTO (the
+ * driver's default timeout); 0 is off, anything else a timeout in ms. */
+#define RTUNE_PFC_STORM_AUTO	0xffff
+
 enum rtune_trust { RTUNE_TRUST_UNSET, RTUNE_TRUST_PCP, RTUNE_TRUST_DSCP };
 enum rtune_tsa { RTUNE_TSA_STRICT = 0, RTUNE_TSA_CBS = 1, RTUNE_TSA_ETS = 2, RTUNE_TSA_VENDOR = 255 };
 
@@ -47,6 +51,8 @@ struct rtune_profile {
 	uint8_t pfc_en;			/* bitmap by priority */
 	bool has_pfc_delay;
 	uint16_t pfc_delay;		/* ieee_pfc.delay, bit times */
+	bool has_pfc_storm;
+	uint16_t pfc_storm;		/* storm_prevention: ms, 0 off, RTUNE_PFC_STORM_AUTO */
 
 	/* [trust] */
 	enum rtune_trust trust;
@@ -92,7 +98,7 @@ struct rtune_profile {
 	struct rtune_where {
 		int line;
 	} w_mtu, w_roce_mtu, w_pfc, w_trust, w_map, w_ets, w_bw, w_mode, w_tos,
-	  w_rewr_dscp, w_rewr_pcp,
+	  w_rewr_dscp, w_rewr_pcp, w_pfc_storm,
 	  w_cc[RTUNE_P_COUNT], w_preset, w_dl_roce, w_dl_iwarp;
 };
 

@@ -4,7 +4,7 @@
 # new file is added here once and every build sees it.
 
 # one file per managed object (obj.h); obj.c is their registry
-ROCETUNE_OBJECTS := obj.c obj_devlink.c obj_ets.c obj_pfc.c obj_app.c obj_rewr.c obj_mtu.c \
+ROCETUNE_OBJECTS := obj.c obj_devlink.c obj_ets.c obj_pfc.c obj_pfc_storm.c obj_app.c obj_rewr.c obj_mtu.c \
 	obj_cm.c obj_cc.c surface.c surface_mlx5.c surface_mlx5_ofed.c surface_bnxt_re.c \
 	surface_irdma.c surface_bnxt_re_oot.c
 # everything but main.c and the terminal UI

@@ -79,6 +79,11 @@ struct rtune_link {
 
 	struct rtune_dcb dcb;
 
+	/* ETHTOOL_PFC_PREVENTION_TOUT (obj_pfc_storm.c): 0 or -errno reading
+	 * it (-EOPNOTSUPP: the driver has no such tunable); ms, 0 = off */
+	int pfc_storm_err;
+	uint16_t pfc_storm_ms;
+
 	bool cm_ok;		/* rdma_cm configfs readable for this port */
 	int roce_mode;		/* 1, 2, 0 = unknown */
 	int tos;

@@ -97,8 +97,9 @@ struct rtune_probe_finding {
 
 /*
  * Compare what the listener saw (@r) with what the receiving host (@rx,
- * @rx_label) and the sending host (@tx, @tx_label) promise. @sent < 0:
- * unknown (the listener's view). The number of findings (at most
+ * @rx_label) and the sending host (@tx, @tx_label) promise. @sent: the
+ * messages that must arrive (verify: all it asked for); < 0: unknown, any
+ * but none will do. The number of findings (at most
  * RTUNE_PROBE_FINDINGS); *@failed says whether any failed.
  */
 int rtune_probe_check(const struct rtune_probe_result *r, int sent, const char *rx_label,

@@ -402,7 +402,8 @@ static void probe_verdict(struct report *r, bool local_err)
 	bool failed = false;
 
 	if (v_probe.ran)
-		v_probe.nfind = rtune_probe_check(&v_probe.res, v_probe.sent,
+		/* every message asked for must arrive, on both sides' view */
+		v_probe.nfind = rtune_probe_check(&v_probe.res, v_probe.count,
 						  !strcmp(r->role, "peer") ? r->remote : r->local,
 						  !strcmp(r->role, "peer") ? &v_remote : &v_local,
 						  !strcmp(r->role, "peer") ? r->local : r->remote,

@@ -123,6 +123,17 @@ declare -A EXPECT=(
 
 nft_del() { nft delete table ip rtprobe 2>/dev/null; true; }
 
+# show FILE TAG: the verdict, differences and probe of a verify document as
+# TAP diagnostics (the settings are in the file)
+show() {
+	python3 -c '
+import json, sys
+d = json.loads([l for l in open(sys.argv[1]) if l.strip()][-1])
+for k in ("exit_code", "result", "reason", "differences", "probe"):
+    print("# %s: %s: %s" % (sys.argv[2], k, json.dumps(d.get(k))))
+' "$1" "$2" 2>&1 | sed 's/^\([^#]\)/# \1/'
+}
+
 if ((LAB_HOST == 1)); then
 	tap_plan 5
 	for c in $CASES; do
@@ -141,7 +152,7 @@ if ((LAB_HOST == 1)); then
 		nft_del
 		got=$(summary "$W/l-$c.json" 1 2>&1)
 		tap_eq "$c: the listener's own report" "${EXPECT[$c]}" "$got"
-		sed 's/^/# l-'"$c"': /' "$W/l-$c.json"
+		show "$W/l-$c.json" "l-$c"
 		lab_barrier "done-$c" || tap_bail "barrier done-$c"
 	done
 	tap_ok "the listener's report of the same profile: 64 of 64 messages, every packet counted" \
@@ -190,7 +201,7 @@ for c in $CASES; do
 	nft_del
 	got=$(summary "$W/p-$c.json" 2 2>&1)
 	tap_eq "$c: the peer's verdict (exit $rc, ${secs}s)" "${EXPECT[$c]}" "$got"
-	sed 's/^/# p-'"$c"': /' "$W/p-$c.json"
+	show "$W/p-$c.json" "p-$c"
 	case $c in
 	ecnoff)
 		tap_ok "ecnoff: the setting is named too, with host2's value" python3 -c '

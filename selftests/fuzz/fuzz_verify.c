@@ -7,12 +7,17 @@
  *         same bytes (the parser accepts the canonical form only);
  *   odd:  the bytes are what a peer sends a listener, through the
  *         listener's authentication on an in-memory stream (the MACs
- *         cannot be guessed, so this covers the framing up to AUTH).
+ *         cannot be guessed, so this covers the framing up to AUTH);
+ *   0xfe: a PROBE_RESULT payload (probe_msg.c), parsed; what it accepts
+ *         must encode back to the same bytes;
+ *   0xfc: a PROBE_REQ or PROBE_PORT payload, and a captured packet
+ *         (rtune_probe_pkt_tos, QP number from the first bytes).
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../../tools/rocetune/probe.h"
 #include "../../tools/rocetune/vwire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -43,6 +48,29 @@ static int mem_write(void *ctx, const void *buf, size_t n)
 }
 
 static struct rtune_fp fp;
+static struct rtune_probe_result pr;
+static uint8_t penc[RTUNE_PROBE_RESULT_MAX];
+
+/* The probe's parsers on an exactly sized copy @p of @n bytes. */
+static void probe(int target, const uint8_t *p, size_t n)
+{
+	struct rtune_probe_req req;
+	uint16_t port;
+	char why[160];
+	int len;
+
+	if (target == 0xfe) {
+		if (rtune_probe_parse_result(p, n, &pr, why, sizeof(why)))
+			return;
+		len = rtune_probe_enc_result(&pr, penc, sizeof(penc));
+		if (len < 0 || (size_t)len != n || memcmp(penc, p, n))
+			abort();	/* accepted something the encoder would not write */
+		return;
+	}
+	rtune_probe_parse_req(p, n, &req, why, sizeof(why));
+	rtune_probe_parse_port(p, n, &port, why, sizeof(why));
+	rtune_probe_pkt_tos(p, n, n >= 3 ? (uint32_t)p[0] << 16 | p[1] << 8 | p[2] : 0);
+}
 static char out[RTUNE_FP_WIRE_MAX];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -70,6 +98,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data + 1, size - 1);
+	if (data[0] == 0xfe || data[0] == 0xfc) {
+		probe(data[0], copy, size - 1);
+		free(copy);
+		return 0;
+	}
 	if (!rtune_vw_parse_fp(copy, size - 1, label, sizeof(label), &fp, why, sizeof(why))) {
 		ll = strlen(label);
 		n = rtune_fp_format(&fp, out, sizeof(out));

@@ -121,6 +121,11 @@ static void test_help(void)
 	tap_check(rc == 64, "verify with both --peer and --listen: usage error 64 (rc %d)", rc);
 	rc = RUN("verify", "--timeout", "0", "--listen");
 	tap_check(rc == 64 && strstr(err, "--timeout"), "verify --timeout 0: usage error naming it (rc %d)", rc);
+	rc = RUN("verify", "--peer", "198.18.0.2", "--probe-count", "257");
+	tap_check(rc == 64 && strstr(err, "--probe-count: '257' is not a number from 1 to 256"),
+		  "verify --probe-count 257: usage error naming it and its range (rc %d)", rc);
+	rc = RUN("verify", "--peer", "198.18.0.2", "--probe-size", "0");
+	tap_check(rc == 64 && strstr(err, "--probe-size"), "verify --probe-size 0: usage error (rc %d)", rc);
 	rc = RUN("verify", "--listen", "--key", "/nonexistent/verify.key");
 	tap_check(rc == 4 && strstr(out, "NOT RUN") && strstr(out, "/nonexistent/verify.key"),
 		  "verify with a missing key file: could not run, exit 4, says which file (rc %d)", rc);
@@ -339,13 +344,15 @@ static void test_completion(void)
 	tap_check(rc == 0 && !strcmp(out, "dcb0\neth9\nrxe0\n"), "doctor dev: the devices: %s", flat());
 	rc = complete(env, "rocetune verify --");
 	tap_check(rc == 0 && !strcmp(out, "--bind\n--dev\n--forever\n--help\n--key\n--listen\n"
-				    "--peer\n--port\n--timeout\n"),
+				    "--peer\n--port\n--probe\n--probe-count\n--probe-size\n--timeout\n"),
 		  "verify's own options: %s", flat());
 	rc = complete(env, "rocetune verify --dev ");
 	tap_check(rc == 0 && !strcmp(out, "dcb0\neth9\nrxe0\n"),
 		  "verify --dev: the netdevs and RDMA devices: %s", flat());
 	rc = complete(env, "rocetune verify --peer ");
 	tap_check(rc == 0 && !out[0], "nothing for verify --peer's host: %s", flat());
+	rc = complete(env, "rocetune verify --probe-count ");
+	tap_check(rc == 0 && !out[0], "nothing for verify --probe-count's number: %s", flat());
 	rc = complete(env, "rocetune help p");
 	tap_check(rc == 0 && !strcmp(out, "params\n"), "help completes commands: %s", flat());
 

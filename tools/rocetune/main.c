@@ -29,6 +29,7 @@
 #include "lock.h"
 #include "output.h"
 #include "stats_cmd.h"
+#include "probe.h"
 #include "verify.h"
 #include "watch.h"
 
@@ -123,8 +124,11 @@ static const struct cmd cmds[] = {
 	  "(what `show -j` reads: MTU, ETS, PFC, DSCP map and trust, RDMA-CM mode and ToS,\n"
 	  "CC parameters) over a connection authenticated by a pre-shared key, and each\n"
 	  "reports every setting that differs, with both values. Run --listen on one\n"
-	  "host, then --peer on the other. Exit 0 pass, 1 settings differ, 4 could not\n"
-	  "run (no peer, key refused, no device, timeout). VERIFY-OPTS:\n"
+	  "host, then --peer on the other. With --probe the peer then sends an RC flow\n"
+	  "(librdmacm, the RDMA-CM ToS of its settings) to the listener, which reports\n"
+	  "the DSCP and ECN codepoints its packets arrived with; both check them against\n"
+	  "each host's settings. Exit 0 pass, 1 settings differ or the probe failed, 4\n"
+	  "could not run (no peer, key refused, no device, timeout). VERIFY-OPTS:\n"
 	  "  --peer HOST        connect to the listener on HOST\n"
 	  "  --listen           wait for one peer, verify, exit\n"
 	  "  --forever          listener: keep serving peers, one at a time\n"
@@ -132,7 +136,12 @@ static const struct cmd cmds[] = {
 	  "  --port PORT        TCP port (default " RTUNE_VERIFY_PORT ")\n"
 	  "  --key FILE         the pre-shared key (default " RTUNE_VERIFY_KEY ", mode 0600)\n"
 	  "  --dev NAME         the netdev or RDMA device (default: the only RDMA one)\n"
-	  "  --timeout SECONDS  to connect, then for the whole exchange (default 10)\n" },
+	  "  --timeout SECONDS  to connect, then for the whole exchange (default 10);\n"
+	  "                     the probe flow has as much again\n"
+	  "  --probe            peer: prove the path with a probe flow (the listener\n"
+	  "                     always serves one when asked)\n"
+	  "  --probe-count N    probe messages, 1 to 256 (default 64; implies --probe)\n"
+	  "  --probe-size BYTES each, 1 to 16384 (default 1024; implies --probe)\n" },
 	{ "params", "", "list the CC parameters and presets",
 	  "Name, unit, range and meaning of each [cc] parameter, and the presets.\n" },
 	{ "help", "[COMMAND]", "this text, or the usage of COMMAND", "" },
@@ -764,6 +773,29 @@ static bool verify_opt(struct rtune_verify_opts *v, int argc, char **argv, int *
 		return v->listen = true;
 	if (!strcmp(a, "--forever"))
 		return v->forever = true;
+	if (!strcmp(a, "--probe"))
+		return v->probe = true;
+	if (!strcmp(a, "--probe-count") || !strcmp(a, "--probe-size")) {
+		bool cnt = !strcmp(a, "--probe-count");
+		int max = cnt ? RTUNE_PROBE_COUNT_MAX : RTUNE_PROBE_SIZE_MAX;
+		char *end;
+		long n;
+
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "rocetune verify: %s needs a value\n", a);
+			*i = -1;
+			return true;
+		}
+		n = strtol(argv[++*i], &end, 10);
+		if (*end || end == argv[*i] || n < 1 || n > max) {
+			fprintf(stderr, "rocetune verify: %s: '%s' is not a number from 1 to %d\n", a,
+				argv[*i], max);
+			*i = -1;
+			return true;
+		}
+		*(cnt ? &v->probe_count : &v->probe_size) = (int)n;
+		return v->probe = true;
+	}
 	for (k = 0; k < 6 && strcmp(a, valued[k]); k++)
 		;
 	if (k == 6)
@@ -790,7 +822,8 @@ int main(int argc, char **argv)
 				     .backoff_max_ms = 600000, .max_repairs = 5 },
 			  .stats = { .interval_ms = 1000, .sort = ST_SORT_PAUSE },
 			  .verify = { .port = RTUNE_VERIFY_PORT, .key = RTUNE_VERIFY_KEY,
-				      .timeout_ms = 10000 },
+				      .timeout_ms = 10000, .probe_count = RTUNE_VERIFY_PROBE_COUNT,
+				      .probe_size = RTUNE_VERIFY_PROBE_SIZE },
 			  .doctor = { .interval_ms = 1000,
 				      .cfg = { RTUNE_DOC_PAUSE_RATE, RTUNE_DOC_ERR_RATE } } };
 	const struct cmd *c;

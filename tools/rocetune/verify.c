@@ -19,6 +19,7 @@
 #include <openssl/evp.h>
 #include "host.h"
 #include "output.h"
+#include "probe.h"
 #include "verify.h"
 #include "vwire.h"
 
@@ -28,6 +29,23 @@
 static struct rtune_host v_host;
 static struct rtune_fp v_local, v_remote;
 static struct rtune_fp_delta v_delta[MAX_DELTAS];
+/* the local device local_fp() chose: the probe's netdev and counters */
+static char v_netdev[32], v_ibdev[64];
+static int v_port;
+
+/* The probe's part of the report (--probe). */
+struct probe_report {
+	bool requested, ran;
+	int sent;			/* peer: messages sent; -1 on the listener */
+	uint16_t count, size;
+	const char *result;		/* pass, fail, error */
+	char error[400];
+	struct rtune_probe_result res;
+	int nfind;
+	struct rtune_probe_finding find[RTUNE_PROBE_FINDINGS];
+};
+
+static struct probe_report v_probe;
 
 struct sock_io {
 	int fd;
@@ -151,6 +169,9 @@ static int local_fp(const char *dev, char *label, size_t labellen, char *why, si
 	if (gethostname(host, sizeof(host)))
 		snprintf(host, sizeof(host), "?");
 	host[sizeof(host) - 1] = '\0';
+	snprintf(v_netdev, sizeof(v_netdev), "%s", d->netdev);
+	snprintf(v_ibdev, sizeof(v_ibdev), "%s", d->has_ib ? d->ibdev : "");
+	v_port = d->has_ib ? (int)d->port : 0;
 	if (d->has_ib)
 		snprintf(label, labellen, "%.40s %.15s %.40s/%u", host, d->netdev, d->ibdev,
 			 d->port);
@@ -208,6 +229,91 @@ static void json_side(struct jw *j, const char *key, const char *label,
 	jw_end_obj(j);
 }
 
+static void json_probe(struct jw *j, const struct probe_report *p)
+{
+	int i;
+
+	if (!p->requested) {
+		jw_null(j, "probe");
+		return;
+	}
+	jw_obj(j, "probe");
+	jw_str(j, "result", p->result);
+	jw_str(j, "error", p->error[0] ? p->error : NULL);
+	jw_int(j, "count", p->count);
+	jw_int(j, "size", p->size);
+	if (p->sent >= 0)
+		jw_int(j, "sent", p->sent);
+	if (p->ran) {
+		jw_int(j, "received", p->res.received);
+		jw_int(j, "qpn", p->res.qpn);
+		jw_bool(j, "captured", p->res.captured);
+		jw_int(j, "packets", p->res.packets);
+		jw_arr(j, "observed");
+		for (i = 0; i < p->res.ncodes; i++) {
+			jw_obj(j, NULL);
+			jw_int(j, "dscp", p->res.code[i].tos >> 2);
+			jw_int(j, "ecn", p->res.code[i].tos & 3);
+			jw_int(j, "packets", p->res.code[i].count);
+			jw_end_obj(j);
+		}
+		jw_end_arr(j);
+		jw_obj(j, "counters");
+		for (i = 0; i < p->res.nctr; i++)
+			jw_int(j, p->res.ctr[i].name, (long long)p->res.ctr[i].delta);
+		jw_end_obj(j);
+		jw_str(j, "note", p->res.note[0] ? p->res.note : NULL);
+	}
+	jw_arr(j, "checks");
+	for (i = 0; i < p->nfind; i++) {
+		const struct rtune_probe_finding *f = &p->find[i];
+
+		jw_obj(j, NULL);
+		jw_str(j, "check", f->check);
+		jw_str(j, "verdict", f->verdict);
+		jw_str(j, "host", f->host);
+		jw_str(j, "setting", f->setting[0] ? f->setting : NULL);
+		jw_str(j, "value", f->value[0] ? f->value : NULL);
+		jw_str(j, "promised", f->promised);
+		jw_str(j, "observed", f->observed);
+		jw_end_obj(j);
+	}
+	jw_end_arr(j);
+	jw_end_obj(j);
+}
+
+static void text_probe(const struct probe_report *p)
+{
+	static const char *const ecn[] = { "Not-ECT", "ECT(1)", "ECT(0)", "CE" };
+	int i;
+
+	if (!p->requested)
+		return;
+	if (p->ran) {
+		printf("  probe: %u of %u messages of %u bytes arrived; QP 0x%x: %u packets seen",
+		       p->res.received, p->count, p->size, p->res.qpn, p->res.packets);
+		for (i = 0; i < p->res.ncodes; i++)
+			printf("%s DSCP %d %s x%u", i ? "," : ":", p->res.code[i].tos >> 2,
+			       ecn[p->res.code[i].tos & 3], p->res.code[i].count);
+		printf("\n");
+		for (i = 0; i < p->res.nctr; i++)
+			printf("  probe: counter %s +%llu\n", p->res.ctr[i].name,
+			       (unsigned long long)p->res.ctr[i].delta);
+	}
+	for (i = 0; i < p->nfind; i++) {
+		const struct rtune_probe_finding *f = &p->find[i];
+
+		printf("  probe %s: %s: %s%s%s%s%s: promised %s; observed %s\n", f->check,
+		       !strcmp(f->verdict, "fail") ? "FAIL" : f->verdict, f->host,
+		       f->setting[0] ? " " : "", f->setting, f->value[0] ? "=" : "", f->value,
+		       f->promised[0] ? f->promised : "-", f->observed);
+	}
+	if (p->error[0])
+		printf("  probe: ERROR: %s\n", p->error);
+	printf("  probe: %s\n", !strcmp(p->result, "pass") ? "PASS" :
+	       !strcmp(p->result, "fail") ? "FAIL" : "ERROR");
+}
+
 static void report(const struct rtune_verify_opts *o, const struct report *r)
 {
 	int i, shown = r->ndelta < MAX_DELTAS ? r->ndelta : MAX_DELTAS;
@@ -219,6 +325,8 @@ static void report(const struct rtune_verify_opts *o, const struct report *r)
 		jw_init(&j, stdout);
 		jw_obj(&j, NULL);
 		jw_int(&j, "json_version", RTUNE_JSON_VERSION);
+		/* 2: "probe" added */
+		jw_int(&j, "verify_version", 2);
 		jw_str(&j, "tool", "rocetune");
 		jw_str(&j, "version", RTUNE_VERSION);
 		jw_str(&j, "command", "verify");
@@ -234,6 +342,7 @@ static void report(const struct rtune_verify_opts *o, const struct report *r)
 			jw_end_obj(&j);
 		}
 		jw_end_arr(&j);
+		json_probe(&j, &v_probe);
 		jw_str(&j, "result", r->result);
 		jw_str(&j, "reason", r->why[0] ? r->why : NULL);
 		jw_int(&j, "exit_code", r->code);
@@ -256,11 +365,14 @@ static void report(const struct rtune_verify_opts *o, const struct report *r)
 		printf("  differs: %s: local %s; remote %s\n", v_delta[i].key,
 		       v_delta[i].a ? v_delta[i].a : "(absent)",
 		       v_delta[i].b ? v_delta[i].b : "(absent)");
+	text_probe(&v_probe);
 	if (!strcmp(r->result, "pass"))
-		printf("verify: PASS: %d settings agree\n", v_local.n);
+		printf("verify: PASS: %d settings agree%s\n", v_local.n,
+		       v_probe.requested ? ", the probe flow passed" : "");
 	else if (!strcmp(r->result, "fail"))
-		printf("verify: FAIL: %d setting%s differ%s\n", r->ndelta, r->ndelta == 1 ? "" : "s",
-		       r->ndelta == 1 ? "s" : "");
+		printf("verify: FAIL: %d setting%s differ%s%s\n", r->ndelta, r->ndelta == 1 ? "" : "s",
+		       r->ndelta == 1 ? "s" : "", v_probe.requested &&
+		       strcmp(v_probe.result, "pass") ? "; the probe flow failed" : "");
 	else
 		printf("verify: %s: %s\n", !strcmp(r->result, "refused") ? "REFUSED" : "NOT RUN",
 		       r->why);
@@ -281,6 +393,158 @@ static void compare(struct report *r)
 	r->ndelta = rtune_fp_diff(&v_local, &v_remote, v_delta, MAX_DELTAS);
 	r->result = r->ndelta ? "fail" : "pass";
 	r->code = r->ndelta ? RTUNE_VERIFY_FAIL : RTUNE_VERIFY_PASS;
+}
+
+/* The probe's outcome into the report: a failed probe fails a pass, a
+ * probe that could not run leaves "not-run" on an otherwise passing one. */
+static void probe_verdict(struct report *r, bool local_err)
+{
+	bool failed = false;
+
+	if (v_probe.ran)
+		/* every message asked for must arrive, on both sides' view */
+		v_probe.nfind = rtune_probe_check(&v_probe.res, v_probe.count,
+						  !strcmp(r->role, "peer") ? r->remote : r->local,
+						  !strcmp(r->role, "peer") ? &v_remote : &v_local,
+						  !strcmp(r->role, "peer") ? r->local : r->remote,
+						  !strcmp(r->role, "peer") ? &v_local : &v_remote,
+						  v_probe.find, &failed);
+	if (v_probe.error[0] && !local_err)
+		failed = true;
+	v_probe.result = failed ? "fail" : v_probe.error[0] ? "error" : "pass";
+	if (!strcmp(r->result, "pass") && failed) {
+		r->result = "fail";
+		r->code = RTUNE_VERIFY_FAIL;
+	} else if (!strcmp(r->result, "pass") && v_probe.error[0]) {
+		not_run(r, "not-run", v_probe.error);
+	}
+}
+
+/*
+ * The peer's probe (probe.h), on the authenticated connection @w to the
+ * listener at @addr: ask, learn the port, send, read what arrived.
+ */
+static void probe_peer(const struct rtune_verify_opts *o, struct rtune_vw *w, struct sock_io *s,
+		       struct report *r)
+{
+	struct rtune_probe_req req = { o->probe_count, o->probe_size };
+	const char *tos_s = rtune_fp_get(&v_local, "rdma_cm.tos");
+	uint8_t buf[RTUNE_PROBE_REQ_LEN], *p;
+	bool local_err = false;
+	char why[200];
+	uint16_t port;
+	size_t n;
+	int err;
+
+	v_probe.requested = true;
+	v_probe.count = req.count;
+	v_probe.size = (uint16_t)req.size;
+	/* the settings exchange had its time; the probe has its own */
+	s->deadline_ms = now_ms() + 2LL * o->timeout_ms + 1000;
+	rtune_probe_enc_req(&req, buf);
+	err = rtune_vw_send(w, RTUNE_VW_PROBE_REQ, buf, sizeof(buf));
+	if (!err)
+		err = rtune_vw_recv(w, RTUNE_VW_PROBE_PORT, &p, &n);
+	if (err) {
+		snprintf(v_probe.error, sizeof(v_probe.error), "probe request: %.300s", w->why);
+		goto out;
+	}
+	err = rtune_probe_parse_port(p, n, &port, why, sizeof(why));
+	free(p);
+	if (err) {
+		snprintf(v_probe.error, sizeof(v_probe.error), "%s", why);
+		goto out;
+	}
+	/* the profile's RDMA-CM ToS as this host has it; the fingerprints
+	 * already compared it with the listener's */
+	if (rtune_probe_send(r->addr, port, tos_s ? atoi(tos_s) : -1, &req, o->timeout_ms,
+			     &v_probe.sent, &local_err, why, sizeof(why))) {
+		snprintf(v_probe.error, sizeof(v_probe.error), "probe flow to %s port %u: %s",
+			 r->addr, port, why);
+		/* tell the listener to stop waiting; its result still follows */
+		rtune_vw_send_error(w, "probe: the peer gave up");
+	}
+	err = rtune_vw_recv(w, RTUNE_VW_PROBE_RESULT, &p, &n);
+	if (err) {
+		if (!v_probe.error[0])
+			snprintf(v_probe.error, sizeof(v_probe.error), "probe result: %.300s", w->why);
+		goto out;
+	}
+	err = rtune_probe_parse_result(p, n, &v_probe.res, why, sizeof(why));
+	free(p);
+	if (err) {
+		if (!v_probe.error[0])
+			snprintf(v_probe.error, sizeof(v_probe.error), "%s", why);
+		goto out;
+	}
+	v_probe.ran = true;
+out:
+	probe_verdict(r, local_err);
+}
+
+/* The listener's side: after the fingerprints, a probe if the peer asks. */
+static void probe_listener(const struct rtune_verify_opts *o, struct rtune_vw *w,
+			   struct sock_io *s, struct report *r)
+{
+	struct sockaddr_storage sa;
+	socklen_t salen = sizeof(sa);
+	struct rtune_probe_srv *srv;
+	struct rtune_probe_req req;
+	uint8_t *p, out[RTUNE_PROBE_RESULT_MAX];
+	char why[RTUNE_PROBE_NOTE_MAX + 1];
+	uint16_t port;
+	size_t n;
+	int len;
+
+	s->deadline_ms = now_ms() + o->timeout_ms;
+	/* a peer that wants no probe closes the connection here */
+	if (rtune_vw_recv(w, RTUNE_VW_PROBE_REQ, &p, &n))
+		return;
+	v_probe.requested = true;
+	v_probe.sent = -1;
+	if (rtune_probe_parse_req(p, n, &req, why, sizeof(why))) {
+		free(p);
+		rtune_vw_send_error(w, why);
+		snprintf(v_probe.error, sizeof(v_probe.error), "%s", why);
+		goto out;
+	}
+	free(p);
+	v_probe.count = req.count;
+	v_probe.size = (uint16_t)req.size;
+	if (getsockname(s->fd, (struct sockaddr *)&sa, &salen)) {
+		snprintf(v_probe.error, sizeof(v_probe.error), "getsockname: %s", strerror(errno));
+		rtune_vw_send_error(w, "probe: the listener cannot set up");
+		goto out;
+	}
+	if (sa.ss_family == AF_INET6 &&
+	    IN6_IS_ADDR_V4MAPPED(&((struct sockaddr_in6 *)&sa)->sin6_addr)) {
+		struct sockaddr_in v4 = { .sin_family = AF_INET };
+
+		memcpy(&v4.sin_addr, ((struct sockaddr_in6 *)&sa)->sin6_addr.s6_addr + 12, 4);
+		memcpy(&sa, &v4, sizeof(v4));
+	}
+	srv = rtune_probe_listen((struct sockaddr *)&sa, v_netdev, v_ibdev, v_port, &port, why,
+				 sizeof(why));
+	if (!srv) {
+		snprintf(v_probe.error, sizeof(v_probe.error), "%s", why);
+		rtune_vw_send_error(w, "probe: the listener cannot set up");
+		goto out;
+	}
+	rtune_probe_enc_port(port, out);
+	s->deadline_ms = now_ms() + 2LL * o->timeout_ms + 1000;
+	if (rtune_vw_send(w, RTUNE_VW_PROBE_PORT, out, RTUNE_PROBE_PORT_LEN)) {
+		snprintf(v_probe.error, sizeof(v_probe.error), "probe: %.300s", w->why);
+		rtune_probe_close(srv);
+		goto out;
+	}
+	rtune_probe_serve(srv, &req, s->fd, o->timeout_ms, &v_probe.res);
+	rtune_probe_close(srv);
+	v_probe.ran = true;
+	len = rtune_probe_enc_result(&v_probe.res, out, sizeof(out));
+	if (len < 0 || rtune_vw_send(w, RTUNE_VW_PROBE_RESULT, out, (size_t)len))
+		snprintf(v_probe.error, sizeof(v_probe.error), "probe: cannot send the result");
+out:
+	probe_verdict(r, false);
 }
 
 /* Connect to @o->peer; the socket, or -1 with @why said. */
@@ -340,14 +604,17 @@ static int run_peer(const struct rtune_verify_opts *o, const uint8_t *key, size_
 		err = rtune_vw_send_fp(&w, r.local, &v_local);
 	if (!err)
 		err = rtune_vw_recv_fp(&w, r.remote, sizeof(r.remote), &v_remote);
-	close(s.fd);
 	if (err) {
+		close(s.fd);
 		not_run(&r, err == RTUNE_VW_EAUTH || (err == RTUNE_VW_EPEER && !w.authed) ?
 			"refused" : "not-run", w.why);
 		goto out;
 	}
 	r.have_remote = true;
 	compare(&r);
+	if (o->probe)
+		probe_peer(o, &w, &s, &r);
+	close(s.fd);
 out:
 	report(o, &r);
 	return r.code;
@@ -359,6 +626,8 @@ static int serve(const struct rtune_verify_opts *o, int fd, const char *addr, co
 {
 	struct report r = { .role = "listener" };
 	struct sock_io s = { fd, now_ms() + o->timeout_ms };
+
+	memset(&v_probe, 0, sizeof(v_probe));
 	struct rtune_vw_io io = { sock_read, sock_write, &s };
 	char why[300];
 	struct rtune_vw w;
@@ -392,6 +661,7 @@ static int serve(const struct rtune_verify_opts *o, int fd, const char *addr, co
 		goto out;
 	}
 	compare(&r);
+	probe_listener(o, &w, &s, &r);
 out:
 	report(o, &r);
 	*code = r.code;

@@ -12,6 +12,8 @@
 
 #define RTUNE_VERIFY_PORT "4793"
 #define RTUNE_VERIFY_KEY "/etc/rocetune/verify.key"
+#define RTUNE_VERIFY_PROBE_COUNT 64
+#define RTUNE_VERIFY_PROBE_SIZE 1024
 
 struct rtune_verify_opts {
 	bool json;
@@ -22,13 +24,16 @@ struct rtune_verify_opts {
 	const char *port;
 	const char *key;	/* the pre-shared key file */
 	const char *dev;	/* netdev or RDMA device; default: the only RDMA one */
-	int timeout_ms;		/* per connection */
+	int timeout_ms;		/* per connection; the probe has as much again */
+	bool probe;		/* peer: then the probe flow (probe.h) */
+	int probe_count;	/* messages */
+	int probe_size;		/* bytes each */
 };
 
 /* Exit status of `verify`. */
 enum {
 	RTUNE_VERIFY_PASS = 0,
-	RTUNE_VERIFY_FAIL = 1,		/* settings differ */
+	RTUNE_VERIFY_FAIL = 1,		/* settings differ, or the probe flow failed */
 	RTUNE_VERIFY_NOT_RUN = 4,	/* could not run: no peer, key refused, no device */
 };
 

@@ -11,6 +11,7 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include "probe.h"
 #include "vwire.h"
 
 #define LBL_LISTENER "rocetune-verify-1 listener"
@@ -31,8 +32,20 @@ static size_t max_len(int type)
 		return 2 + RTUNE_VW_LABEL_MAX + RTUNE_FP_WIRE_MAX;
 	case RTUNE_VW_ERROR:
 		return RTUNE_VW_ERR_MAX;
+	case RTUNE_VW_PROBE_REQ:
+		return RTUNE_PROBE_REQ_LEN;
+	case RTUNE_VW_PROBE_PORT:
+		return RTUNE_PROBE_PORT_LEN;
+	case RTUNE_VW_PROBE_RESULT:
+		return RTUNE_PROBE_RESULT_MAX;
 	}
 	return 0;
+}
+
+/* Types whose payload may be shorter than max_len(). */
+static bool variable(int type)
+{
+	return type == RTUNE_VW_FP || type == RTUNE_VW_ERROR || type == RTUNE_VW_PROBE_RESULT;
 }
 
 static void put32(uint8_t *p, uint32_t v)
@@ -139,10 +152,9 @@ static int recv_frame(struct rtune_vw *w, int type, uint8_t **p, size_t *n)
 	}
 	len = get32(hdr + 8);
 	max = max_len(hdr[4]);
-	if (len > max || (hdr[4] != RTUNE_VW_FP && hdr[4] != RTUNE_VW_ERROR && len != max)) {
+	if (len > max || (!variable(hdr[4]) && len != max)) {
 		snprintf(w->why, sizeof(w->why), "frame type %u of %zu bytes (%s %zu)", hdr[4],
-			 len, hdr[4] == RTUNE_VW_FP || hdr[4] == RTUNE_VW_ERROR ? "at most" : "not",
-			 max);
+			 len, variable(hdr[4]) ? "at most" : "not", max);
 		return RTUNE_VW_EPROTO;
 	}
 	buf = malloc(len + 1);
@@ -323,6 +335,20 @@ int rtune_vw_recv_fp(struct rtune_vw *w, char *label, size_t labellen, struct rt
 		return RTUNE_VW_EPROTO;
 	}
 	return 0;
+}
+
+int rtune_vw_send(struct rtune_vw *w, int type, const void *p, size_t n)
+{
+	if (!w->authed || n > max_len(type))
+		return RTUNE_VW_EPROTO;
+	return send_frame(w, type, p, n);
+}
+
+int rtune_vw_recv(struct rtune_vw *w, int type, uint8_t **p, size_t *n)
+{
+	if (!w->authed)
+		return RTUNE_VW_EPROTO;
+	return recv_frame(w, type, p, n);
 }
 
 void rtune_vw_send_error(struct rtune_vw *w, const char *msg)

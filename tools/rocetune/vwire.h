@@ -12,6 +12,9 @@
  *   AUTH      peer -> listener   mac_p[32]
  *   FP        either way         label_len:u16be label fingerprint
  *   ERROR     either way         a message (printable, <= 256 bytes)
+ *   PROBE_REQ    peer -> listener  after the FPs, optional: probe.h
+ *   PROBE_PORT   listener -> peer  the RDMA-CM port to connect to
+ *   PROBE_RESULT listener -> peer  what the listener observed (probe.h)
  *
  *   mac_l   = HMAC(key, "rocetune-verify-1 listener" nonce_p nonce_l)
  *   mac_p   = HMAC(key, "rocetune-verify-1 peer" nonce_p nonce_l)
@@ -46,6 +49,9 @@ enum rtune_vw_type {
 	RTUNE_VW_AUTH = 3,
 	RTUNE_VW_FP = 4,
 	RTUNE_VW_ERROR = 5,
+	RTUNE_VW_PROBE_REQ = 6,		/* fixed RTUNE_PROBE_REQ_LEN */
+	RTUNE_VW_PROBE_PORT = 7,	/* fixed RTUNE_PROBE_PORT_LEN */
+	RTUNE_VW_PROBE_RESULT = 8,	/* at most RTUNE_PROBE_RESULT_MAX */
 };
 
 /* Whole reads and writes with a deadline: 0, or -errno (-ETIMEDOUT,
@@ -91,6 +97,11 @@ int rtune_vw_send_fp(struct rtune_vw *w, const char *label, const struct rtune_f
 int rtune_vw_recv_fp(struct rtune_vw *w, char *label, size_t labellen, struct rtune_fp *fp);
 /* An ERROR frame (tagged once authenticated); best effort. */
 void rtune_vw_send_error(struct rtune_vw *w, const char *msg);
+
+/* After authentication: one probe frame (probe.h encodes and parses the
+ * payloads). recv: a new buffer *@p of *@n bytes to free. */
+int rtune_vw_send(struct rtune_vw *w, int type, const void *p, size_t n);
+int rtune_vw_recv(struct rtune_vw *w, int type, uint8_t **p, size_t *n);
 
 /* The FP payload's parser (for the fuzz harness too). */
 int rtune_vw_parse_fp(const uint8_t *p, size_t n, char *label, size_t labellen,

@@ -1,0 +1,232 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `rocetune verify --probe` between two lab guests: after the fingerprints,
+# host2 sends an RC flow (librdmacm, 64 SENDs of 1 KiB) to host1, whose
+# listener watches the packets of its probe QP arrive on dcb0 and reports
+# their DSCP and ECN codepoints. Set up as verify.sh: dcbsim dcb0 on eth0
+# carrying rxe0, rocetune.ko, profiles/soft-roce-lab.conf applied (RDMA-CM
+# ToS 106: DSCP 26, ECT(0); ECN on for priority 3, which DSCP 26 maps to).
+# host1 runs `rocetune -j verify --listen` once per case, host2
+# `rocetune -j verify --peer --probe`:
+#   same     pass, exit 0: 64 of 64 arrived, every packet DSCP 26 ECT(0),
+#            every check passes (delivery, DSCP and ECN for both hosts)
+#   dscp     host2's nftables rewrites the DSCP of its RoCEv2 packets to
+#            10 (as a misconfigured switch or a host rule would): the
+#            settings agree, but exactly the DSCP checks fail, naming each
+#            host's rdma_cm.tos and the observed DSCP 10; exit 1
+#   ecnoff   rocetune.ko on host2 with ecn_enabled_prios none: besides the
+#            setting difference, the probe names host2's
+#            cc.active.ecn_enabled_prios (priority 3 off) against the
+#            ECT(0) packets that arrived; exit 1
+#   blocked  host1's nftables drops UDP 4791 in: no probe message arrives;
+#            verify fails (exit 1) with the error, never passes, on both
+#   nolisten host2 probes a port nobody listens on: not run, exit 4
+# Each case is checked on host2 (the peer) and on host1 (the listener's own
+# report names the same).
+#
+# Run on the host:   selftests/rocetune/verify_probe.sh [lab-run options]
+# Needs: tools/rocetune/rocetune, kmod/rocetune.ko,
+# kmod/dcbsim/rocetune_dcbsim.ko, nft (nftables) in the guests.
+
+# shellcheck disable=SC2154 # LAB_* come from /run/lab/env
+set -uo pipefail
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [[ -z ${LAB_HOST:-} && -x $here/../lab/lab-run ]]; then
+	exec "$here/../lab/lab-run" --hosts 2 --timeout 900 "$@" \
+		--script "1,2=$here/verify_probe.sh"
+fi
+
+. "$here/../lib/lab-guest.sh"
+. "$here/../lib/tap.sh"
+. "$here/../lib/tree.sh"
+lab_hosts 2 || tap_skip_all "$LAB_WHY: two hosts to probe between"
+
+RT=$RTUNE_TOOL
+DCBSIM=$RTUNE_DCBSIM_KO
+RTKO=$RTUNE_KO
+if [[ -n $RTUNE_SRC ]]; then
+	PROFILE=$RTUNE_SRC/profiles/soft-roce-lab.conf
+else
+	PROFILE=$here/profiles/soft-roce-lab.conf
+fi
+[[ -n $DCBSIM && -f $DCBSIM ]] ||
+	tap_skip_all "needs the rocetune_dcbsim test device (DCBSIM_KO=PATH)"
+[[ -n $RT && -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune) or not in PATH"
+[[ -n $RTKO && -f $RTKO ]] || tap_skip_all "rocetune.ko not built: the ECN case needs it"
+command -v nft >/dev/null || tap_skip_all "nft (nftables) not installed: the DSCP and blocked cases need it"
+
+CC=/sys/kernel/config/rocetune/rxe0/ports/1/cc
+W=$(mktemp -d /run/rocetune-probe.XXXXXX)
+export ROCETUNE_STATE_DIR=$W/state
+PORT=4793
+CASES="same dscp ecnoff blocked"
+
+tap_header
+tap_diag "host$LAB_HOST: eth0 $LAB_ADDR_eth0, peer $LAB_PEER_eth0"
+lab_addr_ok "$LAB_PEER_eth0" || tap_bail "peer address $LAB_PEER_eth0 outside the lab range"
+
+mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+insmod "$DCBSIM" || tap_bail "insmod $DCBSIM"
+{ modprobe rdma_rxe && modprobe rdma_cm && modprobe rdma_ucm && modprobe ib_uverbs; } ||
+	tap_bail "no rdma_rxe / rdma_cm / rdma_ucm / ib_uverbs"
+insmod "$RTKO" || tap_bail "insmod $RTKO"
+ip link set eth0 up
+{ ip link add link eth0 name dcb0 type dcbsim && ip addr flush dev eth0 scope global &&
+	ip addr add "$LAB_ADDR_eth0/24" dev dcb0 && ip link set dcb0 up; } || tap_bail "dcbsim dcb0"
+rdma link add rxe0 type rxe netdev dcb0 || tap_bail "rdma link add rxe0"
+for _ in $(seq 50); do [[ -d $CC ]] && break; sleep 0.1; done
+[[ -d $CC ]] || tap_bail "rocetune.ko did not take rxe0"
+lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping to $LAB_PEER_eth0"
+
+if ((LAB_HOST == 1)); then
+	head -c 32 /dev/urandom | base64 >"$LAB_RUN_DIR/probe.key"
+	lab_put key-ready 1
+fi
+lab_get 1 key-ready >/dev/null || tap_bail "no key from host1"
+(umask 077 && cp "$LAB_RUN_DIR/probe.key" "$W/key") || tap_bail "key file"
+
+apply() {
+	local rc
+	"$RT" apply "$PROFILE" >"$W/apply.out" 2>&1
+	rc=$?
+	((rc == 0 || rc == 2)) || { sed 's/^/# apply: /' "$W/apply.out"; return 1; }
+}
+apply || tap_bail "rocetune apply $PROFILE"
+lab_barrier applied || tap_bail "barrier applied"
+
+# summary FILE ME: "EXIT RESULT PROBE | failing checks as check@hostN |
+# observed dscp/ecn" of a verify JSON document (host ME wrote it)
+summary() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.loads([l for l in open(sys.argv[1]) if l.strip()][-1])
+me = int(sys.argv[2])
+p = d.get("probe") or {}
+def who(label):
+    return "host%d" % (me if label == d["local"].get("label") else 3 - me)
+bad = ["%s@%s" % (c["check"], who(c["host"])) for c in p.get("checks", [])
+       if c["verdict"] != "pass"]
+obs = ["%d/%d" % (o["dscp"], o["ecn"]) for o in p.get("observed", [])]
+print(d["exit_code"], d["result"], p.get("result", "-"), "|", *(bad or ["-"]), "|",
+      *(obs or ["-"]))
+PY
+}
+
+# What each case gives, the same on both hosts.
+declare -A EXPECT=(
+	[same]="0 pass pass | - | 26/2"
+	[dscp]="1 fail fail | dscp@host1 dscp@host2 | 10/2"
+	[ecnoff]="1 fail fail | ecn@host2 | 26/2"
+	[blocked]="1 fail fail | delivery@host1 dscp@host1 ecn@host1 | -"
+)
+
+nft_del() { nft delete table ip rtprobe 2>/dev/null; true; }
+
+# show FILE TAG: the verdict, differences and probe of a verify document as
+# TAP diagnostics (the settings are in the file)
+show() {
+	python3 -c '
+import json, sys
+d = json.loads([l for l in open(sys.argv[1]) if l.strip()][-1])
+for k in ("exit_code", "result", "reason", "differences", "probe"):
+    print("# %s: %s: %s" % (sys.argv[2], k, json.dumps(d.get(k))))
+' "$1" "$2" 2>&1 | sed 's/^\([^#]\)/# \1/'
+}
+
+if ((LAB_HOST == 1)); then
+	tap_plan 5
+	for c in $CASES; do
+		if [[ $c == blocked ]]; then
+			if ! { nft add table ip rtprobe && nft add chain ip rtprobe in \
+				'{ type filter hook input priority 0; }' &&
+				nft add rule ip rtprobe in udp dport 4791 drop; }; then
+				tap_fail "blocked: host1 drops RoCEv2" "nft failed"
+			fi
+		fi
+		timeout 300 "$RT" -j verify --listen --port $PORT --key "$W/key" --timeout 10 \
+			>"$W/l-$c.json" 2>"$W/l-$c.err" &
+		pid=$!
+		lab_put "listening-$c" 1
+		wait $pid
+		nft_del
+		got=$(summary "$W/l-$c.json" 1 2>&1)
+		tap_eq "$c: the listener's own report" "${EXPECT[$c]}" "$got"
+		show "$W/l-$c.json" "l-$c"
+		lab_barrier "done-$c" || tap_bail "barrier done-$c"
+	done
+	tap_ok "the listener's report of the same profile: 64 of 64 messages, every packet counted" \
+		python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["probe"]
+assert p["received"] == 64 and p["packets"] >= 64 and p["captured"], p
+assert sum(o["packets"] for o in p["observed"]) == p["packets"], p
+' "$W/l-same.json"
+	tap_done
+fi
+
+# host2: the peer
+# peer OUT [PORT]: verify --probe against host1, again while it is not listening yet
+peer() {
+	local rc
+	for _ in $(seq 40); do
+		"$RT" -j verify --peer "$LAB_PEER_eth0" --port "${2:-$PORT}" --key "$W/key" \
+			--timeout 10 --probe >"$1"
+		rc=$?
+		[[ -n ${2:-} ]] && return $rc
+		grep -q '"reason":"connect to' "$1" || return $rc
+		sleep 0.5
+	done
+	return $rc
+}
+
+tap_plan 7
+for c in $CASES; do
+	case $c in
+	dscp)
+		if ! { nft add table ip rtprobe && nft add chain ip rtprobe out \
+			'{ type filter hook output priority 0; }' &&
+			nft add rule ip rtprobe out udp dport 4791 ip dscp set 10; }; then
+			tap_fail "dscp: host2 rewrites its DSCP" "nft failed"
+		fi ;;
+	ecnoff)
+		{ echo 1 >"$CC/discard" && echo none >"$CC/staged/ecn_enabled_prios" &&
+			echo 1 >"$CC/commit"; } || tap_fail "ecnoff: host2 changed" "configfs" ;;
+	esac
+	lab_get 1 "listening-$c" 120 >/dev/null || tap_bail "host1 never listened for $c"
+	start=$(date +%s)
+	peer "$W/p-$c.json"
+	rc=$?
+	secs=$(($(date +%s) - start))
+	nft_del
+	got=$(summary "$W/p-$c.json" 2 2>&1)
+	tap_eq "$c: the peer's verdict (exit $rc, ${secs}s)" "${EXPECT[$c]}" "$got"
+	show "$W/p-$c.json" "p-$c"
+	case $c in
+	ecnoff)
+		tap_ok "ecnoff: the setting is named too, with host2's value" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [x["setting"] for x in d["differences"]] == ["cc.active.ecn_enabled_prios"], d
+f = [c for c in d["probe"]["checks"] if c["verdict"] == "fail"]
+assert f[0]["setting"] == "cc.active.ecn_enabled_prios" and f[0]["value"].startswith("0 "), f
+assert "ECT(0)" in f[0]["observed"], f
+' "$W/p-$c.json"
+		apply || tap_fail "ecnoff: the profile applies again" "apply failed" ;;
+	blocked)
+		tap_ok "blocked: the exit status is 1 and the error says the flow failed" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert int(sys.argv[2]) == 1 and "probe flow" in (d["probe"]["error"] or ""), d
+' "$W/p-$c.json" "$rc" ;;
+	esac
+	lab_barrier "done-$c" || tap_bail "barrier done-$c"
+done
+peer "$W/p-nolisten.json" 4799
+rc=$?
+tap_ok "nolisten: no listener on the port: not run, exit 4, never a pass (rc $rc)" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert int(sys.argv[2]) == 4 and d["result"] == "not-run", d
+' "$W/p-nolisten.json" "$rc"
+tap_done

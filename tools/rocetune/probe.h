@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `rocetune verify --probe`: after the fingerprints, the peer sends a
+ * bounded RC flow over librdmacm to the listener, which watches the
+ * RoCEv2 packets of its probe QP arrive on its netdev (a packet socket:
+ * Soft-RoCE's packets cross the netdev, an offloading NIC's do not) and
+ * reports the DSCP and ECN codepoints it saw; both sides then check them
+ * against what each host's settings promise. Documentation/rocetune.rst,
+ * "The probe flow".
+ *
+ *   PROBE_REQ    ver:u8=1 0:u8 count:u16be size:u32be
+ *   PROBE_PORT   ver:u8=1 0:u8 port:u16be
+ *   PROBE_RESULT ver:u8=1 flags:u8 received:u32be qpn:u32be packets:u32be
+ *                ncodes:u16be { tos:u8 count:u32be }*ncodes (tos ascending)
+ *                nctr:u8 { namelen:u8 name[a-z0-9_] delta:u64be }*nctr
+ *                notelen:u8 note[printable]
+ *
+ * probe_msg.c encodes and parses these (untrusted: every length checked,
+ * nothing read past the payload, selftests/fuzz/fuzz_verify.c) and the
+ * captured packets; probe_check.c compares; probe_rdma.c moves the data.
+ */
+#ifndef ROCETUNE_PROBE_H
+#define ROCETUNE_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct rtune_fp;
+struct sockaddr;
+
+#define RTUNE_PROBE_VER 1
+#define RTUNE_PROBE_REQ_LEN 8
+#define RTUNE_PROBE_PORT_LEN 4
+#define RTUNE_PROBE_RESULT_MAX 4096
+#define RTUNE_PROBE_COUNT_MAX 256	/* messages */
+#define RTUNE_PROBE_SIZE_MAX 16384	/* bytes of one message */
+#define RTUNE_PROBE_CODES_MAX 256	/* distinct IP ToS bytes */
+#define RTUNE_PROBE_CTR_MAX 8
+#define RTUNE_PROBE_CTR_NAME 63
+#define RTUNE_PROBE_NOTE_MAX 200
+#define RTUNE_PROBE_FLAG_CAPTURED 0x01	/* the listener's packet socket ran */
+#define RTUNE_ROCEV2_PORT 4791
+
+struct rtune_probe_req {
+	uint16_t count;
+	uint32_t size;
+};
+
+struct rtune_probe_result {
+	bool captured;
+	uint32_t received;	/* messages that completed on the listener */
+	uint32_t qpn;		/* the listener's probe QP */
+	uint32_t packets;	/* RoCEv2 packets to that QP seen on the netdev */
+	int ncodes;
+	struct {
+		uint8_t tos;	/* DSCP << 2 | ECN */
+		uint32_t count;
+	} code[RTUNE_PROBE_CODES_MAX];
+	int nctr;
+	struct {
+		char name[RTUNE_PROBE_CTR_NAME + 1];
+		uint64_t delta;
+	} ctr[RTUNE_PROBE_CTR_MAX];
+	char note[RTUNE_PROBE_NOTE_MAX + 1];
+};
+
+void rtune_probe_enc_req(const struct rtune_probe_req *r, uint8_t *out);
+int rtune_probe_parse_req(const uint8_t *p, size_t n, struct rtune_probe_req *r, char *why,
+			  size_t whylen);
+void rtune_probe_enc_port(uint16_t port, uint8_t *out);
+int rtune_probe_parse_port(const uint8_t *p, size_t n, uint16_t *port, char *why, size_t whylen);
+/* The length written (<= RTUNE_PROBE_RESULT_MAX), or -E2BIG. */
+int rtune_probe_enc_result(const struct rtune_probe_result *r, uint8_t *out, size_t len);
+int rtune_probe_parse_result(const uint8_t *p, size_t n, struct rtune_probe_result *r,
+			     char *why, size_t whylen);
+
+/* A captured frame from its network header on: the IP ToS byte if it is
+ * a RoCEv2 packet (UDP to 4791, IPv4 or IPv6) whose BTH names @qpn, else
+ * -1. */
+int rtune_probe_pkt_tos(const uint8_t *p, size_t n, uint32_t qpn);
+/* Count one packet of ToS @tos. */
+void rtune_probe_count(struct rtune_probe_result *r, uint8_t tos);
+
+/* One check's outcome, for the report. */
+struct rtune_probe_finding {
+	const char *check;	/* "delivery", "dscp", "ecn" */
+	const char *verdict;	/* "pass", "fail", "unchecked" */
+	char host[136];		/* the host whose setting makes the promise */
+	char setting[48];
+	char value[48];
+	char promised[64];
+	char observed[240];
+};
+
+#define RTUNE_PROBE_FINDINGS 5
+
+/*
+ * Compare what the listener saw (@r) with what the receiving host (@rx,
+ * @rx_label) and the sending host (@tx, @tx_label) promise. @sent: the
+ * messages that must arrive (verify: all it asked for); < 0: unknown, any
+ * but none will do. The number of findings (at most
+ * RTUNE_PROBE_FINDINGS); *@failed says whether any failed.
+ */
+int rtune_probe_check(const struct rtune_probe_result *r, int sent, const char *rx_label,
+		      const struct rtune_fp *rx, const char *tx_label, const struct rtune_fp *tx,
+		      struct rtune_probe_finding *out, bool *failed);
+
+/* --- probe_rdma.c: the flow itself --- */
+
+/* The peer: connect to @dst:@port, set the RDMA-CM ToS (@tos >= 0), send
+ * @req's messages. 0 with *@sent, or -1 with @why said; *@local_err set
+ * when the fault is this host's (no device, no memory), not the path's. */
+int rtune_probe_send(const char *dst, uint16_t port, int tos, const struct rtune_probe_req *req,
+		     int timeout_ms, int *sent, bool *local_err, char *why, size_t whylen);
+
+struct rtune_probe_srv;
+/* The listener: an RDMA-CM listener on @local port 0 (*@port its port) and
+ * the packet socket on @netdev; @ibdev/@ibport for hw_counters. NULL with
+ * @why said. */
+struct rtune_probe_srv *rtune_probe_listen(const struct sockaddr *local, const char *netdev,
+					   const char *ibdev, int ibport, uint16_t *port,
+					   char *why, size_t whylen);
+/* Accept one connection, take @req's messages, watch; until @timeout_ms or
+ * @ctl_fd becomes readable (the peer gave up). Fills @r (note says what
+ * went wrong); 0 when every message arrived. */
+int rtune_probe_serve(struct rtune_probe_srv *s, const struct rtune_probe_req *req, int ctl_fd,
+		      int timeout_ms, struct rtune_probe_result *r);
+void rtune_probe_close(struct rtune_probe_srv *s);
+
+#endif

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The probe's frames and captured packets (probe.h). Everything parsed
+ * here came from the other host or the wire: lengths are checked before
+ * every read, and a parser accepts exactly what the encoder writes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "probe.h"
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) << 16 | get16(p + 2);
+}
+
+void rtune_probe_enc_req(const struct rtune_probe_req *r, uint8_t *out)
+{
+	out[0] = RTUNE_PROBE_VER;
+	out[1] = 0;
+	put16(out + 2, r->count);
+	put32(out + 4, r->size);
+}
+
+int rtune_probe_parse_req(const uint8_t *p, size_t n, struct rtune_probe_req *r, char *why,
+			  size_t whylen)
+{
+	if (n != RTUNE_PROBE_REQ_LEN || p[0] != RTUNE_PROBE_VER || p[1]) {
+		snprintf(why, whylen, "probe request: not version %d of %d bytes", RTUNE_PROBE_VER,
+			 RTUNE_PROBE_REQ_LEN);
+		return -EINVAL;
+	}
+	r->count = get16(p + 2);
+	r->size = get32(p + 4);
+	if (!r->count || r->count > RTUNE_PROBE_COUNT_MAX || !r->size ||
+	    r->size > RTUNE_PROBE_SIZE_MAX) {
+		snprintf(why, whylen, "probe request: %u messages of %u bytes (1..%d of 1..%d)",
+			 r->count, r->size, RTUNE_PROBE_COUNT_MAX, RTUNE_PROBE_SIZE_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void rtune_probe_enc_port(uint16_t port, uint8_t *out)
+{
+	out[0] = RTUNE_PROBE_VER;
+	out[1] = 0;
+	put16(out + 2, port);
+}
+
+int rtune_probe_parse_port(const uint8_t *p, size_t n, uint16_t *port, char *why, size_t whylen)
+{
+	if (n != RTUNE_PROBE_PORT_LEN || p[0] != RTUNE_PROBE_VER || p[1] || !get16(p + 2)) {
+		snprintf(why, whylen, "probe port: malformed");
+		return -EINVAL;
+	}
+	*port = get16(p + 2);
+	return 0;
+}
+
+static bool ctr_name_ok(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n > RTUNE_PROBE_CTR_NAME)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
+int rtune_probe_enc_result(const struct rtune_probe_result *r, uint8_t *out, size_t len)
+{
+	size_t k = 0, nl = strnlen(r->note, RTUNE_PROBE_NOTE_MAX), cl;
+	int i, j;
+
+	if (r->ncodes < 0 || r->ncodes > RTUNE_PROBE_CODES_MAX || r->nctr < 0 ||
+	    r->nctr > RTUNE_PROBE_CTR_MAX)
+		return -E2BIG;
+#define NEED(x) do { if (k + (x) > len) return -E2BIG; } while (0)
+	NEED(16);
+	out[k++] = RTUNE_PROBE_VER;
+	out[k++] = r->captured ? RTUNE_PROBE_FLAG_CAPTURED : 0;
+	put32(out + k, r->received);
+	put32(out + k + 4, r->qpn);
+	put32(out + k + 8, r->packets);
+	put16(out + k + 12, (uint16_t)r->ncodes);
+	k += 14;
+	for (i = 0; i < r->ncodes; i++) {
+		NEED(5);
+		out[k] = r->code[i].tos;
+		put32(out + k + 1, r->code[i].count);
+		k += 5;
+	}
+	NEED(1);
+	out[k++] = (uint8_t)r->nctr;
+	for (i = 0; i < r->nctr; i++) {
+		cl = strnlen(r->ctr[i].name, RTUNE_PROBE_CTR_NAME);
+		NEED(1 + cl + 8);
+		out[k++] = (uint8_t)cl;
+		memcpy(out + k, r->ctr[i].name, cl);
+		k += cl;
+		for (j = 0; j < 8; j++)
+			out[k++] = (uint8_t)(r->ctr[i].delta >> (56 - 8 * j));
+	}
+	NEED(1 + nl);
+	out[k++] = (uint8_t)nl;
+	for (i = 0; i < (int)nl; i++)
+		out[k++] = r->note[i] >= 0x20 && r->note[i] <= 0x7e ? (uint8_t)r->note[i] : '?';
+#undef NEED
+	return (int)k;
+}
+
+int rtune_probe_parse_result(const uint8_t *p, size_t n, struct rtune_probe_result *r,
+			     char *why, size_t whylen)
+{
+	size_t k = 0, cl, nl;
+	int i, j;
+
+	memset(r, 0, sizeof(*r));
+#define HAVE(x, what) do { if ((x) > n - k) { \
+	snprintf(why, whylen, "probe result: %s past its %zu bytes", what, n); \
+	return -EINVAL; } } while (0)
+	if (n > RTUNE_PROBE_RESULT_MAX) {
+		snprintf(why, whylen, "probe result: %zu bytes", n);
+		return -EINVAL;
+	}
+	HAVE(16, "header");
+	if (p[0] != RTUNE_PROBE_VER || (p[1] & ~RTUNE_PROBE_FLAG_CAPTURED)) {
+		snprintf(why, whylen, "probe result: version %u flags 0x%x", p[0], p[1]);
+		return -EINVAL;
+	}
+	r->captured = p[1] & RTUNE_PROBE_FLAG_CAPTURED;
+	r->received = get32(p + 2);
+	r->qpn = get32(p + 6);
+	r->packets = get32(p + 10);
+	r->ncodes = get16(p + 14);
+	k = 16;
+	if (r->ncodes > RTUNE_PROBE_CODES_MAX || r->received > RTUNE_PROBE_COUNT_MAX ||
+	    r->qpn > 0xffffff) {
+		snprintf(why, whylen, "probe result: %d codepoints, %u messages, QP %u",
+			 r->ncodes, r->received, r->qpn);
+		return -EINVAL;
+	}
+	for (i = 0; i < r->ncodes; i++) {
+		HAVE(5, "codepoints");
+		r->code[i].tos = p[k];
+		r->code[i].count = get32(p + k + 1);
+		k += 5;
+		if ((i && r->code[i].tos <= r->code[i - 1].tos) || !r->code[i].count) {
+			snprintf(why, whylen, "probe result: codepoint %d out of order or empty", i);
+			return -EINVAL;
+		}
+	}
+	HAVE(1, "counters");
+	r->nctr = p[k++];
+	if (r->nctr > RTUNE_PROBE_CTR_MAX) {
+		snprintf(why, whylen, "probe result: %d counters", r->nctr);
+		return -EINVAL;
+	}
+	for (i = 0; i < r->nctr; i++) {
+		HAVE(1, "counter name");
+		cl = p[k++];
+		HAVE(cl + 8, "counter");
+		if (!ctr_name_ok((const char *)p + k, cl)) {
+			snprintf(why, whylen, "probe result: counter %d's name", i);
+			return -EINVAL;
+		}
+		memcpy(r->ctr[i].name, p + k, cl);
+		r->ctr[i].name[cl] = '\0';
+		k += cl;
+		for (j = 0; j < 8; j++)
+			r->ctr[i].delta = r->ctr[i].delta << 8 | p[k++];
+	}
+	HAVE(1, "note");
+	nl = p[k++];
+	HAVE(nl, "note");
+	if (nl > RTUNE_PROBE_NOTE_MAX) {
+		snprintf(why, whylen, "probe result: a note of %zu bytes", nl);
+		return -EINVAL;
+	}
+	for (i = 0; i < (int)nl; i++) {
+		if (p[k + (size_t)i] < 0x20 || p[k + (size_t)i] > 0x7e) {
+			snprintf(why, whylen, "probe result: note byte %d not printable", i);
+			return -EINVAL;
+		}
+		r->note[i] = (char)p[k + (size_t)i];
+	}
+	r->note[nl] = '\0';
+	k += nl;
+	if (k != n) {
+		snprintf(why, whylen, "probe result: %zu bytes after its end", n - k);
+		return -EINVAL;
+	}
+#undef HAVE
+	return 0;
+}
+
+/* BTH: opcode, flags, P_Key[2], reserved, DestQP[3], ... (12 bytes) */
+#define BTH_LEN 12
+
+int rtune_probe_pkt_tos(const uint8_t *p, size_t n, uint32_t qpn)
+{
+	size_t hl;
+	int tos, proto;
+	const uint8_t *udp, *bth;
+
+	if (n < 1)
+		return -1;
+	switch (p[0] >> 4) {
+	case 4:
+		if (n < 20)
+			return -1;
+		hl = (size_t)(p[0] & 0xf) * 4;
+		/* a fragment cannot be matched to a QP */
+		if (hl < 20 || n < hl || (get16(p + 6) & 0x3fff))
+			return -1;
+		tos = p[1];
+		proto = p[9];
+		break;
+	case 6:
+		hl = 40;
+		if (n < hl)
+			return -1;
+		tos = (get16(p) >> 4) & 0xff;
+		proto = p[6];	/* RoCEv2 sends no extension headers */
+		break;
+	default:
+		return -1;
+	}
+	if (proto != 17 || n - hl < 8 + BTH_LEN)
+		return -1;
+	udp = p + hl;
+	if (get16(udp + 2) != RTUNE_ROCEV2_PORT)
+		return -1;
+	bth = udp + 8;
+	if ((get32(bth + 4) & 0xffffff) != qpn)
+		return -1;
+	return tos;
+}
+
+void rtune_probe_count(struct rtune_probe_result *r, uint8_t tos)
+{
+	int i, j;
+
+	r->packets++;
+	for (i = 0; i < r->ncodes && r->code[i].tos < tos; i++)
+		;
+	if (i < r->ncodes && r->code[i].tos == tos) {
+		r->code[i].count++;
+		return;
+	}
+	/* 256 slots hold every ToS byte: never full */
+	for (j = r->ncodes; j > i; j--)
+		r->code[j] = r->code[j - 1];
+	r->code[i].tos = tos;
+	r->code[i].count = 1;
+	r->ncodes++;
+}

@@ -9,9 +9,9 @@ ROCETUNE_OBJECTS := obj.c obj_devlink.c obj_ets.c obj_pfc.c obj_app.c obj_rewr.c
 	surface_irdma.c surface_bnxt_re_oot.c
 # everything but main.c and the terminal UI
 ROCETUNE_LIB := profile.c validate.c diag.c plan.c $(ROCETUNE_OBJECTS) nl.c devlink.c \
-	dcb.c link.c rdma.c cfs.c rdmacm.c cc.c host.c apply.c lock.c json.c print.c \
+	dcb.c link.c rdma.c cfs.c cfs_group.c rdmacm.c cc.c host.c apply.c lock.c json.c print.c \
 	output.c watch.c ethtool.c stats.c stats_out.c fingerprint.c vwire.c \
-	verify.c doctor_rules.c doctor_read.c doctor_cmd.c
+	verify.c doctor_rules.c doctor_read.c doctor_cmd.c testhook.c
 # `rocetune top` (ncurses): the tool links it, the tests do not
 ROCETUNE_TUI := stats_cmd.c
 # the kernel module's tables the tool shares (kmod/core)

@@ -18,6 +18,7 @@
 #include "../lib/tap.h"
 #include "../../tools/rocetune/cfs.h"
 #include "../../tools/rocetune/obj.h"
+#include "../../tools/rocetune/rdmacm.h"
 #include "../../tools/rocetune/surface.h"
 
 /* The registry index of @o (what struct rtune_touched is indexed by). */
@@ -599,6 +600,62 @@ int main(void)
 		tap_check(!r.cc_ok && r.hw.err == -ENOENT && strstr(buf, "out-of-tree irdma"),
 			  "irdma: no configfs subsystem: %s", buf);
 		unsetenv(RTUNE_ENV_TEST_IRDMA_CONFIGFS);
+	}
+
+	/* rdma_cm: its group a killed apply left is removed by the next read */
+	{
+		char cfs[128], grp[200], stamp[400], sd[160];
+		int mode = -1, tos = -1;
+		pid_t kid;
+		FILE *f;
+
+		snprintf(cfs, sizeof(cfs), "%s/cmfs", root);
+		mkdir(cfs, 0700);
+		setenv("ROCETUNE_CONFIGFS", cfs, 1);
+		snprintf(sd, sizeof(sd), "%s/state", root);
+		setenv("ROCETUNE_STATE_DIR", sd, 1);
+		snprintf(grp, sizeof(grp), "%s/rdma_cm", cfs);
+		mkdir(grp, 0700);
+		snprintf(grp, sizeof(grp), "%s/rdma_cm/rxe0", cfs);
+		snprintf(stamp, sizeof(stamp), "%s/cfs-group%s", sd, grp);
+		for (char *q = stamp + strlen(sd) + strlen("/cfs-group"); *q; q++)
+			if (*q == '/')
+				*q = '_';
+
+		/* a plain directory: the read fails, the group it made goes */
+		tap_check(cm_get("rxe0", 1, &mode, &tos) == -ENOENT &&
+			  access(grp, F_OK) && access(stamp, F_OK),
+			  "rdma_cm: made for the read, removed after with its stamp");
+		kid = fork();
+		if (!kid)
+			_exit(0);
+		waitpid(kid, NULL, 0);
+		mkdir(grp, 0700);
+		mkdir(sd, 0700);
+		f = fopen(stamp, "w");
+		if (f) {
+			fprintf(f, "%ld\n", (long)getppid());
+			fclose(f);
+		}
+		cm_get("rxe0", 1, &mode, &tos);
+		tap_check(!access(grp, F_OK) && !access(stamp, F_OK),
+			  "rdma_cm: a group stamped by a live process is left alone");
+		f = fopen(stamp, "w");
+		if (f) {
+			fprintf(f, "%ld\n", (long)kid);
+			fclose(f);
+		}
+		cm_get("rxe0", 1, &mode, &tos);
+		tap_check(access(grp, F_OK) && access(stamp, F_OK),
+			  "rdma_cm: a group stamped by a dead process (a killed apply) is removed");
+		rmdir(grp);
+		unlink(stamp);
+		/* a group nobody stamped is someone else's: left alone */
+		mkdir(grp, 0700);
+		cm_get("rxe0", 1, &mode, &tos);
+		tap_check(!access(grp, F_OK), "rdma_cm: an unstamped group is left alone");
+		rmdir(grp);
+		unsetenv("ROCETUNE_CONFIGFS");
 	}
 
 	/* Broadcom's out-of-tree bnxt_re: configfs group, "%#x" files, staged */

@@ -12,6 +12,7 @@
 #include "apply.h"
 #include "host.h"
 #include "obj.h"
+#include "testhook.h"
 
 static int run_action(struct nl_sock *sk, struct rtune_link *d, struct rtune_action *a)
 {
@@ -35,6 +36,7 @@ int apply_plan(struct nl_sock *sk, struct rtune_host *h, const struct rtune_host
 		struct rtune_action *a = &pl->a[i];
 
 		plan_touch(&touched[a->dev], a);
+		rtune_test_step(a->obj->name);
 		err = run_action(sk, &h->dev[a->dev], a);
 		a->err = err;
 		a->done = !err;

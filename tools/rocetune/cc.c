@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cc.h"
+#include "testhook.h"
 #include "cfs.h"
 #include "rdmacm.h"
 
@@ -73,6 +74,7 @@ int cc_apply(const char *ibdev, uint32_t port, const struct rtune_param_set *wan
 			goto discard;
 		}
 	}
+	rtune_test_step("cc staged, not committed");
 	snprintf(path, sizeof(path), "%s/commit", dir);
 	err = cfs_write(path, "1");
 	if (err) {

@@ -27,6 +27,7 @@
 #include "doctor.h"
 #include "host.h"
 #include "lock.h"
+#include "testhook.h"
 #include "output.h"
 #include "stats_cmd.h"
 #include "probe.h"
@@ -320,6 +321,7 @@ static int cmd_apply(const struct opts *o, bool diff_only)
 				 "cannot take the apply lock: %s", strerror(-lockfd));
 			goto fail_early;
 		}
+		rtune_test_step("apply lock taken");
 	}
 	sk = rtune_nl_open(NETLINK_ROUTE);
 	if (!sk) {
@@ -360,6 +362,7 @@ static int cmd_apply(const struct opts *o, bool diff_only)
 			diag_add(&g_diags, RTUNE_SEV_WARNING, "", 0, "", "", "state-not-saved",
 				 "could not save the pre-apply state file (rollback still uses the state in memory)");
 		executed = true;
+		rtune_test_step("pre-apply state saved");
 		apply_plan(sk, &g_host, &g_saved, &pl, &r);
 		if (r.failed < 0) {
 			result = "changed";

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/config/rdma_cm/<ibdev>/ports/<N>/default_roce_{mode,tos}.
- * The group exists only while someone holds it (mkdir); the values live in
- * the cma_device and survive rmdir, so we mkdir, read/write, and rmdir what
- * we created, as cma_roce_tos does.
+ * The group exists only while someone holds it (mkdir), and holds a
+ * reference on the cma_device while it does (`rdma link delete` waits for
+ * it); the values live in the cma_device and survive rmdir. So we make it,
+ * read/write, and remove it if we made it, as cma_roce_tos does; one a
+ * killed rocetune left behind is removed by the next (cfs_group.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cfs.h"
+#include "cfs_group.h"
 #include "rdmacm.h"
 
 const char *rtune_configfs_root(void)
@@ -21,33 +24,28 @@ const char *rtune_configfs_root(void)
 	return r && *r ? r : "/sys/kernel/config";
 }
 
-static int open_group(const char *ibdev, char *dir, size_t len, int *created)
+static int open_group(const char *ibdev, char *dir, size_t len, bool *created)
 {
 	char base[256];
 
 	snprintf(base, sizeof(base), "%s/rdma_cm", rtune_configfs_root());
+	*created = false;
 	if (!cfs_exists(base))
 		return -ENOENT;
 	snprintf(dir, len, "%s/%s", base, ibdev);
-	*created = 0;
-	if (!cfs_exists(dir)) {
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*created = 1;
-	}
-	return 0;
+	return cfs_group_enter(dir, created);
 }
 
-static void close_group(const char *dir, int created)
+static void close_group(const char *dir, bool created)
 {
-	if (created)
-		rmdir(dir);
+	cfs_group_leave(dir, created);
 }
 
 int cm_get(const char *ibdev, uint32_t port, int *mode, int *tos)
 {
 	char dir[320], path[400], buf[64];
-	int created, err;
+	bool created;
+	int err;
 	char *end;
 	long v;
 
@@ -75,7 +73,8 @@ int cm_get(const char *ibdev, uint32_t port, int *mode, int *tos)
 int cm_set(const char *ibdev, uint32_t port, int mode, int tos)
 {
 	char dir[320], path[400], buf[16];
-	int created, err = 0;
+	bool created;
+	int err = 0;
 
 	err = open_group(ibdev, dir, sizeof(dir), &created);
 	if (err)

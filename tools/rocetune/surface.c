@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cfs.h"
+#include "cfs_group.h"
 #include "obj.h"
 #include "rdmacm.h"
 #include "surface.h"
@@ -334,86 +335,25 @@ static void decode_raw(const struct rtune_hwcc *hw, struct rtune_param_set *s,
 }
 
 /*
- * A configfs group (RTUNE_SURF_CONFIGFS_GROUP) exists while someone has
- * made it, and irdma cannot be unloaded while one does. rocetune makes it
- * for each read or write and removes it after, unless it was there before
- * (then it is someone else's). Before mkdir, a stamp file in the state
- * directory records the group and rocetune's pid; rmdir removes it. A
- * stamp whose process is gone is a group a killed rocetune left behind:
- * the next rocetune removes the group and the stamp.
+ * A configfs group (RTUNE_SURF_CONFIGFS_GROUP) is made for each read or
+ * write and removed after (cfs_group.h), once its parent exists.
  */
-static void group_stamp(const char *dir, char *buf, size_t len)
-{
-	const char *sd = getenv("ROCETUNE_STATE_DIR");
-	size_t n;
-	char *p;
-
-	if (!sd || !*sd)
-		sd = "/run/rocetune";
-	mkdir(sd, 0755);
-	n = (size_t)snprintf(buf, len, "%s/cfs-group", sd);
-	snprintf(buf + n, len - n, "%s", dir);
-	for (p = buf + n; *p; p++)
-		if (*p == '/')
-			*p = '_';
-}
-
-static void group_reap(const char *dir)
-{
-	char stamp[PATH_MAX], buf[32];
-	long pid;
-
-	group_stamp(dir, stamp, sizeof(stamp));
-	if (cfs_read(stamp, buf, sizeof(buf)))
-		return;
-	pid = strtol(buf, NULL, 10);
-	if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
-		return;
-	if (!rmdir(dir) || errno == ENOENT)
-		unlink(stamp);
-}
-
 static int group_enter(const struct rtune_hwcc *hw, bool *made)
 {
-	char stamp[PATH_MAX], root[PATH_MAX], pid[24];
-	FILE *f;
-	int err;
+	char root[PATH_MAX];
 
 	*made = false;
 	if (hw->sf->root != RTUNE_SURF_CONFIGFS_GROUP)
 		return 0;
-	group_reap(hw->dir);
 	group_root(hw->sf, root, sizeof(root));
 	if (access(root, F_OK))
 		return -ENOENT;
-	if (!access(hw->dir, F_OK))
-		return 0;
-	group_stamp(hw->dir, stamp, sizeof(stamp));
-	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	f = fopen(stamp, "w");
-	if (f) {
-		fputs(pid, f);
-		fclose(f);
-	}
-	if (mkdir(hw->dir, 0755)) {
-		err = -errno;
-		unlink(stamp);
-		return err;
-	}
-	*made = true;
-	return 0;
+	return cfs_group_enter(hw->dir, made);
 }
 
 static void group_leave(const struct rtune_hwcc *hw, bool made)
 {
-	char stamp[PATH_MAX];
-
-	if (!made)
-		return;
-	group_stamp(hw->dir, stamp, sizeof(stamp));
-	/* a stamp stays with a group that stays, for the next run */
-	if (!rmdir(hw->dir) || errno == ENOENT)
-		unlink(stamp);
+	cfs_group_leave(hw->dir, made);
 }
 
 /* The surface's write order, or by default the files that differ, in order. */

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Kill points of the test build (testhook.h). */
+#include "testhook.h"
+
+#ifdef RTUNE_TEST_HOOKS
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+void rtune_test_step(const char *what)
+{
+	static long n;
+	const char *at = getenv("ROCETUNE_TEST_KILL_AT");
+
+	n++;
+	if (!at || strtol(at, NULL, 10) != n)
+		return;
+	fprintf(stderr, "rocetune: test: SIGKILL at step %ld (%s)\n", n, what);
+	fflush(stderr);
+	kill(getpid(), SIGKILL);
+}
+#endif

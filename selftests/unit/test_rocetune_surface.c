@@ -125,7 +125,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(61);
+	tap_plan(65);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();

@@ -201,7 +201,11 @@ if [ -f "$KO" ] && [ -f "$DCBSIM" ] && [ -x /lib/systemd/systemd ]; then
 	rc=$?
 	tap_diag "systemd guest: $(($(date +%s) - g0)) s"
 	sed 's/^/#   /' "$T/lab-systemd/share/host1/out.tap" 2>/dev/null
-	[ "$rc" -eq 0 ] || tail -5 "$T/lab-systemd.log" | sed "s/^/#   lab: /"
+	if [ "$rc" -ne 0 ]; then
+		tail -5 "$T/lab-systemd.log" | sed "s/^/#   lab: /"
+		# What the boot was doing: the console goes with $T.
+		tail -n 60 "$T/lab-systemd/host1.console" 2>/dev/null | sed "s/^/#   console: /"
+	fi
 	tap_eq "units and udev rule under systemd in a guest: every check passed (lab exit)" 0 "$rc"
 else
 	tap_skip "units and udev rule under systemd in a guest" \

@@ -72,11 +72,15 @@ if [ -n "$LIST" ]; then
 	exit 0
 fi
 
-NPROG=0 NPASS=0 NFAIL=0 NSKIP=0 PROG_FAILED=()
+NPROG=0 NPASS=0 NFAIL=0 NSKIP=0 PROG_FAILED=() TIMES=()
 
-# account NAME RC FILE: fold one program's TAP (in FILE) into the totals.
+now() { echo $((${EPOCHREALTIME/./} / 1000000)); }
+
+# account NAME RC FILE SECS: fold one program's TAP (in FILE) into the
+# totals; SECS is its wall time, kept for the summary at the end (what
+# make check spends its budget on).
 account() {
-	local name=$1 rc=$2 file=$3 p=0 f=0 s=0 status
+	local name=$1 rc=$2 file=$3 secs=$4 p=0 f=0 s=0 status
 	p=$(grep -cE '^ok [0-9]+' "$file" | head -1)
 	s=$(grep -cE '^ok [0-9]+.*# SKIP' "$file" | head -1)
 	f=$(grep -cE '^not ok [0-9]+' "$file" | head -1)
@@ -101,6 +105,7 @@ account() {
 		PROG_FAILED+=("$name")
 	fi
 	echo "$status"
+	TIMES+=("$secs $name")
 }
 
 mkdir -p "$OUT"
@@ -117,8 +122,10 @@ for t in "${HOST_TESTS[@]}"; do
 		[ -n "$v" ] && tmo=$v
 	fi
 	# Tests find their data relative to their own directory.
+	t0=$(now)
 	(cd "$(dirname "$t")" && timeout "$tmo" "./$(basename "$t")") >"$log" 2>&1
-	account "$t" $? "$log"
+	rc=$?
+	account "$t" "$rc" "$log" $(($(now) - t0))
 done
 
 for s in "${LAB_SUITES[@]}"; do
@@ -127,10 +134,12 @@ for s in "${LAB_SUITES[@]}"; do
 	name=${path#selftests/}
 	run="$OUT/lab-$(echo "$name" | tr '/.' '--')"
 	rm -rf "$run"
+	t0=$(now)
 	# shellcheck disable=SC2086
 	$LAB --hosts "$hosts" --timeout "$tmo" --out "$run" \
 		--script "all=$path" $args >"$run.log" 2>&1
 	labrc=$?
+	secs=$(($(now) - t0))
 	for h in $(seq 1 "$hosts"); do
 		tap="$run/share/host$h/out.tap"
 		rc=$(cat "$run/share/host$h/rc" 2>/dev/null || echo 125)
@@ -141,11 +150,17 @@ for s in "${LAB_SUITES[@]}"; do
 		fi
 		suffix=
 		[ "$hosts" -gt 1 ] && suffix=" [host$h]"
-		account "$name$suffix" "$rc" "$tap"
+		account "$name$suffix" "$rc" "$tap" "$secs"
 	done
 done
 
 echo "1..$NPROG"
+# Wall time per program, the longest first (a lab suite's hosts share one
+# figure: the guests run together).
+if [ ${#TIMES[@]} -gt 0 ]; then
+	echo "# wall time per program (s):"
+	printf '%s\n' "${TIMES[@]}" | sort -rn | head -n 25 | sed 's/^/#   /'
+fi
 if [ ${#PROG_FAILED[@]} -gt 0 ]; then
 	echo "# failed programs: ${PROG_FAILED[*]}"
 fi

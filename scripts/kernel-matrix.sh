@@ -15,7 +15,10 @@
 #              `scripts/kernel.sh --list` shows with headers and an image)
 #   --suites   run_tests.sh patterns (default: the control plane and one
 #              DCQCN suite, $DEFAULT_SUITES below)
-#   --full     every test run_tests.sh knows, on every kernel
+#   --full     every in-guest suite, and the host tests that boot the
+#              kernel under test (kselftest, lab-strict, make-lab), on
+#              every kernel; the kernel-independent host tests (unit,
+#              fuzz, docs, packaging) are make check's, run once there
 #
 # Each kernel gets its own copy of the tree, build/matrix/<kver>/src (the
 # working tree's files, tracked and untracked but not ignored), so the
@@ -39,14 +42,24 @@ while (($#)); do
 	case $1 in
 	--kernels) kernels=$2; shift ;;
 	--suites) suites=$2; shift ;;
-	--full) suites= ;;
+	--full) suites=FULL ;;
 	--no-dkms) do_dkms=0 ;;
 	--no-suites) do_suites=0 ;;
-	-h | --help) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "kernel-matrix: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
 done
+
+# The --full set: every registered in-guest suite by its path, plus the
+# host tests whose guests boot the kernel under test.
+if [[ $suites == FULL ]]; then
+	suites="$(selftests/run_tests.sh --list | sed -n 's/ (lab, .*//p' | tr '\n' ' ')"
+	suites+="selftests/host/kselftest.sh selftests/host/lab-strict.sh selftests/host/make-lab.sh"
+	full=1
+else
+	full=0
+fi
 
 if [[ -z $kernels ]]; then
 	kernels=$(scripts/kernel.sh --list | awk '/ headers, image/ { print $1 }')
@@ -153,7 +166,11 @@ skips() {
 
 {
 	echo
-	echo "suites: ${suites:-all (--full)}"
+	if ((full)); then
+		echo "suites: every in-guest suite (--full, $(wc -w <<<"$suites") programs)"
+	else
+		echo "suites: $suites"
+	fi
 	printf '%-22s %-12s %-15s %-42s %s\n' kernel "build(W=1)" "dkms(p/f/s)" "suites" wall
 	for k in $kernels; do
 		printf '%-22s %-12s %-15s %-42s %s\n' "$k" "${r_build[$k]}" "${r_dkms[$k]}" \

@@ -148,6 +148,7 @@ lab_barrier bad-over 120 || tap_bail "peer lost after the bad-ICRC packets"
 # --- (2) the storm
 if ((LAB_HOST == 1)); then
 	rate0=$(qcol "$q1" rate_kbps) rej0=$(qcol "$q1" cnp_rejected) cuts0=$(qcol "$q1" rate_cuts)
+	cnp0=$(qcol "$q1" cnp_rcvd)
 	declare -A c0
 	for k in cnp_rejected_unknown_qp cnp_rejected_bad_icrc ce_rejected_not_peer \
 		ce_rejected_not_unicast learn_refused_bad_icrc evicted_unconfirmed; do
@@ -179,6 +180,9 @@ if ((LAB_HOST == 1)); then
 	tap_ok "QP $q1 is still live with peer QPN $DQPN" is_live
 	tap_eq "QP $q1 kept its rate (no cut)" "$rate0 $cuts0" \
 		"$(qcol "$q1" rate_kbps) $(qcol "$q1" rate_cuts)"
+	# No CNP of the storm comes from the QP's peer in its family (those
+	# from ::ffff:<peer> only look like it): none may be taken.
+	tap_eq "QP $q1 took no CNP from the storm (cnp_rcvd)" "$cnp0" "$(qcol "$q1" cnp_rcvd)"
 	tap_ok "CNPs naming QP $q1 from ALT were rejected and counted" \
 		test "$(qcol "$q1" cnp_rejected)" -gt "$rej0"
 	for k in cnp_rejected_unknown_qp cnp_rejected_bad_icrc ce_rejected_not_peer \

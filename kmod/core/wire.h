@@ -223,9 +223,10 @@ static inline bool rtune_addr_v4mapped(const u8 *a)
 /*
  * Whether a packet of family @v6 from @saddr comes from the peer @peer
  * (of family @peer_v6): same family, same address. An IPv6 packet from an
- * IPv4-mapped source is nobody's peer: no host sends from one (Linux
- * itself drops such packets on receive since 5.3), so it can only be a
- * forgery aimed at the stored form of an IPv4 peer.
+ * IPv4-mapped source is nobody's peer: no host sends from one, so it can
+ * only be a forgery aimed at the stored form of an IPv4 peer. Linux's IPv6
+ * input does not drop such packets (6.1's ip6_rcv_core() has no check; in
+ * the lab they reach the filter table and this hook, see storm.sh).
  */
 static inline bool rtune_addr_from_peer(bool v6, const u8 *saddr, bool peer_v6,
 					const u8 *peer)

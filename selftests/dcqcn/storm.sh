@@ -16,6 +16,8 @@
 #      naming the live QP from ALT, CNPs from ::ffff:<its peer>, CE marks
 #      to the broadcast address, bad ICRCs, random QPNs. The live QP keeps
 #      its state, peer and rate (no rate cut); the rejections are counted;
+#      packets of each family reached host1's filter table (host1 gets a
+#      link-local address for the IPv6 ones: the lab's guests have none);
 #      the table stays within its bounds; the module's QP objects and the
 #      kernel's unreclaimable slab are sampled and their peaks reported;
 #   3. while the worker re-fits the live QP's entry to a new peer, held in
@@ -43,6 +45,7 @@ ALT=198.18.1.103
 DQPN=291
 BAD=${STORM_BAD:-20000}
 COUNT=${STORM_COUNT:-200000}
+LL6=fe80::198:18:0:1
 
 tap_header
 rtune_require
@@ -60,6 +63,11 @@ if ((LAB_HOST == 2)); then
 		2>/tmp/roce_storm.err || tap_bail "cannot build roce_storm: $(head -3 /tmp/roce_storm.err)"
 else
 	lab_put mac "$(cat /sys/class/net/eth0/address)"
+	# The lab's guests make no link-local address (lab-stage2 sets
+	# addr_gen_mode 1 before the NICs exist), and the IPv6 kinds must go
+	# to one of host1's own addresses to reach its input path: give eth0
+	# one (no DAD, usable at once). Link-local only, as the lab allows.
+	tap_ok "link-local address $LL6 on eth0" ip -6 addr add "$LL6/64" dev eth0 scope link nodad
 	lab_put ll6 "$(ip -6 -o addr show dev eth0 scope link | awk '{sub(/\/.*/, "", $4); print $4; exit}')"
 fi
 lab_barrier up 120 || tap_bail "peer not up"
@@ -101,7 +109,9 @@ if ((LAB_HOST == 1)); then
 	nft add table inet rtune_storm &&
 		nft add chain inet rtune_storm input '{ type filter hook input priority 0; }' &&
 		nft add rule inet rtune_storm input ip saddr "$ALT" udp dport 4791 counter comment '"v4"' &&
-		nft add rule inet rtune_storm input meta nfproto ipv6 udp dport 4791 counter comment '"v6"' ||
+		nft add rule inet rtune_storm input meta nfproto ipv6 udp dport 4791 counter comment '"v6"' &&
+		nft add rule inet rtune_storm input ip6 saddr "::ffff:$LAB_PEER_eth0" udp dport 4791 \
+			counter comment '"mapped"' ||
 		tap_bail "nft counters"
 fi
 
@@ -138,13 +148,14 @@ lab_barrier bad-over 120 || tap_bail "peer lost after the bad-ICRC packets"
 # --- (2) the storm
 if ((LAB_HOST == 1)); then
 	rate0=$(qcol "$q1" rate_kbps) rej0=$(qcol "$q1" cnp_rejected) cuts0=$(qcol "$q1" rate_cuts)
+	cnp0=$(qcol "$q1" cnp_rcvd)
 	declare -A c0
 	for k in cnp_rejected_unknown_qp cnp_rejected_bad_icrc ce_rejected_not_peer \
 		ce_rejected_not_unicast learn_refused_bad_icrc evicted_unconfirmed; do
 		c0[$k]=$(dpc "$k")
 	done
 	qmax=$(dpc qps_max) umax=$(dpc qps_unconfirmed_max) q0=$(dpc qps)
-	s0=$(sunreclaim_kb) o0=$(objs_qp) n0=$(nft_count v4) m0=$(nft_count v6)
+	s0=$(sunreclaim_kb) o0=$(objs_qp) n0=$(nft_count v4) m0=$(nft_count v6) p0=$(nft_count mapped)
 	shi=$s0 ohi=$o0 qhi=$q0
 	lab_barrier storm-ready 300 || tap_bail "peer not ready (storm-ready)"
 	while [[ ! -e $LAB_RUN_DIR/host2/kv/storm-done ]]; do
@@ -155,16 +166,23 @@ if ((LAB_HOST == 1)); then
 		sleep 0.2
 	done
 	sleep 3
-	got4=$(($(nft_count v4) - n0)) got6=$(($(nft_count v6) - m0))
-	tap_diag "storm: $got4 IPv4 + $got6 IPv6 of $COUNT reached host1's filter table"
+	got4=$(($(nft_count v4) - n0)) got6=$(($(nft_count v6) - m0)) gotm=$(($(nft_count mapped) - p0))
+	tap_diag "storm: $got4 IPv4 + $got6 IPv6 (of which $gotm from ::ffff:$LAB_PEER_eth0) of $COUNT reached host1's filter table"
 	tap_diag "peaks: qp objects $ohi (before $o0), qps $qhi, SUnreclaim ${shi} kB (before ${s0} kB, +$((shi - s0)) kB); module core $(awk '$1=="rocetune" {print $2}' /proc/modules) bytes"
 	for k in "${!c0[@]}"; do
 		tap_diag "$k +$(($(dpc "$k") - c0[$k]))"
 	done
 	tap_ok "much of the storm reached the datapath (>= 20 %)" test $((got4 + got6)) -ge $((COUNT / 5))
+	# Each family on its own: the IPv6 kinds once went over IPv4 unseen
+	# (host1 had no link-local address), which must fail, not fall back.
+	tap_ok "IPv4 storm packets reached the filter table ($got4)" test "$got4" -gt 0
+	tap_ok "IPv6 storm packets reached the filter table ($got6)" test "$got6" -gt 0
 	tap_ok "QP $q1 is still live with peer QPN $DQPN" is_live
 	tap_eq "QP $q1 kept its rate (no cut)" "$rate0 $cuts0" \
 		"$(qcol "$q1" rate_kbps) $(qcol "$q1" rate_cuts)"
+	# No CNP of the storm comes from the QP's peer in its family (those
+	# from ::ffff:<peer> only look like it): none may be taken.
+	tap_eq "QP $q1 took no CNP from the storm (cnp_rcvd)" "$cnp0" "$(qcol "$q1" cnp_rcvd)"
 	tap_ok "CNPs naming QP $q1 from ALT were rejected and counted" \
 		test "$(qcol "$q1" cnp_rejected)" -gt "$rej0"
 	for k in cnp_rejected_unknown_qp cnp_rejected_bad_icrc ce_rejected_not_peer \
@@ -183,7 +201,9 @@ else
 	ll6=$(lab_get 1 ll6)
 	v6=()
 	[[ -n $ll6 ]] && v6=(-6 "fe80::bad:1,$ll6")
-	tap_diag "host1's link-local address: ${ll6:-none (IPv6 kinds sent over IPv4)}"
+	# roce_storm sends the IPv6 kinds over IPv4 without -6: a failure here,
+	# and host1's IPv6 count, say so.
+	tap_eq "host1's link-local address (the IPv6 kinds' destination)" "$LL6" "$ll6"
 	# The link's broadcast address, from the prefix (the lab adds its
 	# addresses without "brd", so ip shows none).
 	bcast=$(python3 -c 'import ipaddress, sys

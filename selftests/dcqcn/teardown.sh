@@ -18,6 +18,10 @@
 #      freed after the last delete, no crash (panic_on_warn), ping works.
 #
 # Run on the host:   selftests/dcqcn/teardown.sh [lab-run options]
+#   runs the 100 cycles of each kind (about 6 min of guest time), the
+#   evidence run of Documentation/testing.rst. In a guest the script takes
+#   "cycles=N" (lab-suites passes cycles=15 for make check) or, failing
+#   that, TEARDOWN_CYCLES (lab-run --env TEARDOWN_CYCLES=N).
 
 # shellcheck disable=SC2154 # LAB_* come from /run/lab/env
 set -uo pipefail
@@ -34,6 +38,13 @@ lab_hosts 2 || tap_skip_all "$LAB_WHY: load/unload around traffic between two gu
 P=$RT/rxe0/ports/1
 PORT=18611
 CYCLES=${TEARDOWN_CYCLES:-100}
+for a; do
+	case $a in
+	cycles=*) CYCLES=${a#cycles=} ;;
+	*) tap_bail "unknown argument '$a' (usage: teardown.sh [cycles=N])" ;;
+	esac
+done
+[[ $CYCLES =~ ^[1-9][0-9]{0,3}$ ]] || tap_bail "cycles: '$CYCLES' is not a count from 1 to 9999"
 LEAK_KB=${TEARDOWN_LEAK_KB:-2048}
 
 tap_header

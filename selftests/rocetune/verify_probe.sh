@@ -139,6 +139,13 @@ declare -A EXPECT=(
 # the listener never sees the CNPs: no CNP check in its report
 declare -A EXPECT_L=([cnpdscp]="1 fail pass | - | 26/2 26/3")
 
+# schema l|p: every document this host wrote conforms to the published schema
+schema() {
+	tap_ok "every verify document of host$LAB_HOST conforms to rocetune-verify.v3.json" \
+		sh -c 'cat "$@" | python3 "$0" rocetune-verify.v3.json' "$here/stats_schema.py" \
+		"$W/$1"-*.json
+}
+
 nft_del() { nft delete table ip rtprobe 2>/dev/null; true; }
 
 # show FILE TAG: the verdict, differences and probe of a verify document as
@@ -153,7 +160,7 @@ for k in ("exit_code", "result", "reason", "differences", "probe"):
 }
 
 if ((LAB_HOST == 1)); then
-	tap_plan 9
+	tap_plan 10
 	for c in $CASES; do
 		if [[ $c == blocked ]]; then
 			if ! { nft add table ip rtprobe && nft add chain ip rtprobe in \
@@ -205,6 +212,7 @@ p = json.load(open(sys.argv[1]))["probe"]
 assert p["received"] == 64 and p["packets"] >= 64 and p["captured"], p
 assert sum(o["packets"] for o in p["observed"]) == p["packets"], p
 ' "$W/l-same.json"
+	schema l
 	tap_done
 fi
 
@@ -224,7 +232,7 @@ peer() {
 	return $rc
 }
 
-tap_plan 10
+tap_plan 11
 for c in $CASES; do
 	opt=--probe
 	[[ $c == cnp* ]] && opt=--probe-cnp
@@ -298,4 +306,5 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert int(sys.argv[2]) == 4 and d["result"] == "not-run", d
 ' "$W/p-nolisten.json" "$rc"
+schema p
 tap_done

@@ -73,6 +73,7 @@ export ROCETUNE_STATE_DIR=$W/state
 PORT=4793
 CASES="same dscp ecnoff blocked cnp cnpdscp"
 # the bottleneck of the CNP cases (rtune_lab_bottleneck)
+# shellcheck disable=SC2034 # read by lab-preset.sh
 BN_MBIT=8
 . "$here/../dcqcn/lab-preset.sh"
 
@@ -160,7 +161,7 @@ for k in ("exit_code", "result", "reason", "differences", "probe"):
 }
 
 if ((LAB_HOST == 1)); then
-	tap_plan 10
+	tap_plan 9
 	for c in $CASES; do
 		if [[ $c == blocked ]]; then
 			if ! { nft add table ip rtprobe && nft add chain ip rtprobe in \
@@ -232,7 +233,7 @@ peer() {
 	return $rc
 }
 
-tap_plan 11
+tap_plan 12
 for c in $CASES; do
 	opt=--probe
 	[[ $c == cnp* ]] && opt=--probe-cnp

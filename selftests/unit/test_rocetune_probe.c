@@ -282,6 +282,16 @@ static void check_cnp(void)
 	fp_cc(&frx, "48", "8");
 	fp_cc(&ftx, "48", "8");
 	marked(20);
+	{
+		bool failed;
+		int n = rtune_probe_check(&ra, 64, "h1", &frx, "h2", &ftx, f, &failed);
+
+		got = failed_list(n);
+		tap_check(!failed && !strcmp(got, "-") &&
+			  !strcmp(f[3].observed, "ECN-capable in all 64 packets, 20 of them CE"),
+			  "CE-marked packets pass the ECN check, and are said (%s; %s)", got,
+			  f[3].observed);
+	}
 	cnp_of(9, 48 << 2, 3);
 	got = cnp_run();
 	tap_check(!strcmp(got, "-"), "CNPs of the profile's DSCP and a cut rate pass (%s; %s)", got,
@@ -330,7 +340,7 @@ static void check_cnp(void)
 
 int main(void)
 {
-	tap_plan(33);
+	tap_plan(34);
 	frames();
 	packets();
 	check();

@@ -128,6 +128,8 @@ static void dscp_check(const struct rtune_probe_result *r, const char *label,
 	}
 }
 
+static uint32_t ce_marked(const struct rtune_probe_result *r);
+
 static void ecn_check(const struct rtune_probe_result *r, const char *label,
 		      const struct rtune_fp *fp, struct rtune_probe_finding *f)
 {
@@ -153,6 +155,10 @@ static void ecn_check(const struct rtune_probe_result *r, const char *label,
 		f->verdict = "fail";
 		snprintf(f->observed, sizeof(f->observed), "%s in %u of %u packets", ecn_names[top & 3],
 			 bad, r->packets);
+	} else if (on && ce_marked(r)) {
+		/* CE-marked on the way: ECN-capable when sent, say both */
+		snprintf(f->observed, sizeof(f->observed), "ECN-capable in all %u packets, %u of them CE",
+			 r->packets, ce_marked(r));
 	} else {
 		snprintf(f->observed, sizeof(f->observed), "%s in all %u packets",
 			 r->ncodes ? ecn_names[r->code[0].tos & 3] : "-", r->packets);

@@ -22,6 +22,17 @@
 #   blocked  host1's nftables drops UDP 4791 in: no probe message arrives;
 #            verify fails (exit 1) with the error, never passes, on both
 #   nolisten host2 probes a port nobody listens on: not run, exit 4
+#   cnp      host1's ingress becomes an ECN bottleneck (ifb0: HTB 8 Mbit/s,
+#            RED ecn, selftests/dcqcn/lab-preset.sh) and host2 runs
+#            `verify --probe-cnp` (256 SENDs of 8 KiB): some packets arrive
+#            CE-marked, CNPs come back to host2's probe QP with DSCP 48 (the
+#            profile's np_cnp_dscp), and rocetune.ko cut the QP's rate
+#            (qp_stats rate_cuts); host1's NP counted CE marks and sent
+#            CNPs; pass, exit 0
+#   cnpdscp  the same with host1's np_cnp_dscp 46 (configfs): the setting
+#            differs, and the peer's cnp_dscp check names host1 (the
+#            listener, whose CNPs carry DSCP 46); exit 1. The listener
+#            never sees the CNPs: its report has no CNP checks.
 # Each case is checked on host2 (the peer) and on host1 (the listener's own
 # report names the same).
 #
@@ -60,7 +71,11 @@ CC=/sys/kernel/config/rocetune/rxe0/ports/1/cc
 W=$(mktemp -d /run/rocetune-probe.XXXXXX)
 export ROCETUNE_STATE_DIR=$W/state
 PORT=4793
-CASES="same dscp ecnoff blocked"
+CASES="same dscp ecnoff blocked cnp cnpdscp"
+# the bottleneck of the CNP cases (rtune_lab_bottleneck)
+# shellcheck disable=SC2034 # read by lab-preset.sh
+BN_MBIT=8
+. "$here/../dcqcn/lab-preset.sh"
 
 tap_header
 tap_diag "host$LAB_HOST: eth0 $LAB_ADDR_eth0, peer $LAB_PEER_eth0"
@@ -119,7 +134,18 @@ declare -A EXPECT=(
 	[dscp]="1 fail fail | dscp@host1 dscp@host2 | 10/2"
 	[ecnoff]="1 fail fail | ecn@host2 | 26/2"
 	[blocked]="1 fail fail | delivery@host1 dscp@host1 ecn@host1 | -"
+	[cnp]="0 pass pass | - | 26/2 26/3"
+	[cnpdscp]="1 fail fail | cnp_dscp@host1 | 26/2 26/3"
 )
+# the listener never sees the CNPs: no CNP check in its report
+declare -A EXPECT_L=([cnpdscp]="1 fail pass | - | 26/2 26/3")
+
+# schema l|p: every document this host wrote conforms to the published schema
+schema() {
+	tap_ok "every verify document of host$LAB_HOST conforms to rocetune-verify.v3.json" \
+		sh -c 'cat "$@" | python3 "$0" rocetune-verify.v3.json' "$here/stats_schema.py" \
+		"$W/$1"-*.json
+}
 
 nft_del() { nft delete table ip rtprobe 2>/dev/null; true; }
 
@@ -135,7 +161,7 @@ for k in ("exit_code", "result", "reason", "differences", "probe"):
 }
 
 if ((LAB_HOST == 1)); then
-	tap_plan 5
+	tap_plan 9
 	for c in $CASES; do
 		if [[ $c == blocked ]]; then
 			if ! { nft add table ip rtprobe && nft add chain ip rtprobe in \
@@ -144,6 +170,17 @@ if ((LAB_HOST == 1)); then
 				tap_fail "blocked: host1 drops RoCEv2" "nft failed"
 			fi
 		fi
+		if [[ $c == cnp ]]; then
+			{ modprobe ifb && modprobe sch_htb && modprobe sch_red &&
+				rtune_lab_bottleneck; } ||
+				tap_fail "cnp: host1's ingress bottleneck" "tc failed"
+		fi
+		if [[ $c == cnpdscp ]]; then
+			{ echo 1 >"$CC/discard" && echo 46 >"$CC/staged/np_cnp_dscp" &&
+				echo 1 >"$CC/commit"; } ||
+				tap_fail "cnpdscp: host1's CNP DSCP 46" "configfs"
+			rtune_lab_red replace
+		fi
 		timeout 300 "$RT" -j verify --listen --port $PORT --key "$W/key" --timeout 10 \
 			>"$W/l-$c.json" 2>"$W/l-$c.err" &
 		pid=$!
@@ -151,10 +188,24 @@ if ((LAB_HOST == 1)); then
 		wait $pid
 		nft_del
 		got=$(summary "$W/l-$c.json" 1 2>&1)
-		tap_eq "$c: the listener's own report" "${EXPECT[$c]}" "$got"
+		tap_eq "$c: the listener's own report" "${EXPECT_L[$c]:-${EXPECT[$c]}}" "$got"
 		show "$W/l-$c.json" "l-$c"
+		case $c in
+		cnp)
+			tap_diag "cnp: ifb0 RED: $(rtune_lab_redstat marked) marked, $(rtune_lab_redstat dropped) dropped"
+			tap_ok "cnp: host1's NP counted CE marks on its probe QP and sent CNPs" python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["probe"]
+assert p["counters"]["qp_ce_rcvd"] > 0 and p["counters"]["qp_cnp_sent"] > 0, p
+assert p["cnp"] is None, p
+' "$W/l-$c.json" ;;
+		cnpdscp)
+			apply || tap_fail "cnpdscp: the profile applies again" "apply failed" ;;
+		esac
 		lab_barrier "done-$c" || tap_bail "barrier done-$c"
 	done
+	tc qdisc del dev eth0 ingress 2>/dev/null
+	ip link del ifb0 2>/dev/null
 	tap_ok "the listener's report of the same profile: 64 of 64 messages, every packet counted" \
 		python3 -c '
 import json, sys
@@ -162,26 +213,30 @@ p = json.load(open(sys.argv[1]))["probe"]
 assert p["received"] == 64 and p["packets"] >= 64 and p["captured"], p
 assert sum(o["packets"] for o in p["observed"]) == p["packets"], p
 ' "$W/l-same.json"
+	schema l
 	tap_done
 fi
 
 # host2: the peer
-# peer OUT [PORT]: verify --probe against host1, again while it is not listening yet
+# peer OUT [PORT [PROBE-OPTION]]: verify --probe against host1, again while
+# it is not listening yet
 peer() {
 	local rc
 	for _ in $(seq 40); do
 		"$RT" -j verify --peer "$LAB_PEER_eth0" --port "${2:-$PORT}" --key "$W/key" \
-			--timeout 10 --probe >"$1"
+			--timeout 10 "${3:---probe}" >"$1"
 		rc=$?
-		[[ -n ${2:-} ]] && return $rc
+		[[ ${2:-$PORT} != "$PORT" ]] && return $rc
 		grep -q '"reason":"connect to' "$1" || return $rc
 		sleep 0.5
 	done
 	return $rc
 }
 
-tap_plan 7
+tap_plan 12
 for c in $CASES; do
+	opt=--probe
+	[[ $c == cnp* ]] && opt=--probe-cnp
 	case $c in
 	dscp)
 		if ! { nft add table ip rtprobe && nft add chain ip rtprobe out \
@@ -195,7 +250,7 @@ for c in $CASES; do
 	esac
 	lab_get 1 "listening-$c" 120 >/dev/null || tap_bail "host1 never listened for $c"
 	start=$(date +%s)
-	peer "$W/p-$c.json"
+	peer "$W/p-$c.json" "$PORT" "$opt"
 	rc=$?
 	secs=$(($(date +%s) - start))
 	nft_del
@@ -213,6 +268,29 @@ assert f[0]["setting"] == "cc.active.ecn_enabled_prios" and f[0]["value"].starts
 assert "ECT(0)" in f[0]["observed"], f
 ' "$W/p-$c.json"
 		apply || tap_fail "ecnoff: the profile applies again" "apply failed" ;;
+	cnp)
+		tap_ok "cnp: CNPs came back, every one DSCP 48, and host2's rate was cut" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["probe"]["cnp"]
+assert c["captured"] and c["cnps"] > 0, c
+assert [o["dscp"] for o in c["observed"]] == [48], c
+q = c["qp_stats"]
+assert q["rate_cuts"] > 0 and q["cnp_rcvd"] > 0, c
+v = {x["check"]: x["verdict"] for x in d["probe"]["checks"]}
+assert v["cnp_dscp"] == "pass" and v["rate_reaction"] == "pass", v
+assert d["verify_version"] == 3, d
+' "$W/p-$c.json" ;;
+	cnpdscp)
+		tap_ok "cnpdscp: the setting and the CNPs name host1's DSCP 46" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [(x["setting"], x["local"], x["remote"]) for x in d["differences"]] == \
+	[("cc.active.np_cnp_dscp", "48", "46")], d["differences"]
+f = [c for c in d["probe"]["checks"] if c["check"] == "cnp_dscp"][0]
+assert f["verdict"] == "fail" and f["host"] == d["remote"]["label"] and f["value"] == "46", f
+assert "DSCP 46 in all" in f["observed"], f
+' "$W/p-$c.json" ;;
 	blocked)
 		tap_ok "blocked: the exit status is 1 and the error says the flow failed" python3 -c '
 import json, sys
@@ -229,4 +307,5 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert int(sys.argv[2]) == 4 and d["result"] == "not-run", d
 ' "$W/p-nolisten.json" "$rc"
+schema p
 tap_done

@@ -344,7 +344,8 @@ static void test_completion(void)
 	tap_check(rc == 0 && !strcmp(out, "dcb0\neth9\nrxe0\n"), "doctor dev: the devices: %s", flat());
 	rc = complete(env, "rocetune verify --");
 	tap_check(rc == 0 && !strcmp(out, "--bind\n--dev\n--forever\n--help\n--key\n--listen\n"
-				    "--peer\n--port\n--probe\n--probe-count\n--probe-size\n--timeout\n"),
+				    "--peer\n--port\n--probe\n--probe-cnp\n--probe-count\n--probe-size\n"
+				    "--timeout\n"),
 		  "verify's own options: %s", flat());
 	rc = complete(env, "rocetune verify --dev ");
 	tap_check(rc == 0 && !strcmp(out, "dcb0\neth9\nrxe0\n"),

@@ -55,6 +55,8 @@ static void mkdev(struct rtune_link *v)
 	v->has_ib = true;
 	strcpy(v->ibdev, "rxe0");
 	v->port = 1;
+	v->roce_mtu_ok = true;
+	v->roce_active_mtu = 4096;
 	v->cm_ok = true;
 	v->roce_mode = 2;
 	v->tos = 106;
@@ -84,6 +86,8 @@ static void test_encoding(void)
 	tap_check(!collect(&fa, &a), "a device's settings collect into a fingerprint");
 	snprintf(exp, sizeof(exp), "%u", a.cc.v[RTUNE_P_NP_CNP_DSCP]);
 	ok = rtune_fp_get(&fa, "mtu") && !strcmp(rtune_fp_get(&fa, "mtu"), "4200") &&
+	     rtune_fp_get(&fa, "roce_active_mtu") &&
+	     !strcmp(rtune_fp_get(&fa, "roce_active_mtu"), "4096") &&
 	     rtune_fp_get(&fa, "rdma_cm.tos") && !strcmp(rtune_fp_get(&fa, "rdma_cm.tos"), "106") &&
 	     rtune_fp_get(&fa, "rdma_cm.roce_mode") &&
 	     rtune_fp_get(&fa, "dcb.pfc_priorities") &&
@@ -95,7 +99,7 @@ static void test_encoding(void)
 	     rtune_fp_get(&fa, "dcb.apptrust") && !strcmp(rtune_fp_get(&fa, "dcb.apptrust"), "dscp") &&
 	     rtune_fp_get(&fa, "dcb.ets.prio_tc") &&
 	     !strcmp(rtune_fp_get(&fa, "dcb.ets.prio_tc"), "0 0 0 3 0 0 0 0");
-	tap_check(ok, "MTU, PFC, trust, ETS, RDMA-CM mode and ToS, CNP DSCP and ECN enables are settings");
+	tap_check(ok, "MTU, active RoCE MTU, PFC, trust, ETS, RDMA-CM mode and ToS, CNP DSCP and ECN enables are settings");
 	p = (char *)rtune_fp_get(&fa, "dcb.dscp_prio");
 	ok = p && !strncmp(p, "0:0 1:0 ", 8) && strstr(p, " 26:3 ") && strstr(p, " 63:7") &&
 	     !strcmp(p + strlen(p) - 5, " 63:7");
@@ -155,6 +159,7 @@ static void m_trust61(struct rtune_link *v)
 }
 static void m_dscp(struct rtune_link *v) { v->dcb.dscp_prios[26] = 1u << 4; }
 static void m_mtu(struct rtune_link *v) { v->mtu = 1500; }
+static void m_rmtu(struct rtune_link *v) { v->roce_active_mtu = 1024; }
 static void m_tos(struct rtune_link *v) { v->tos = 104; }
 static void m_cnp(struct rtune_link *v) { v->cc.v[RTUNE_P_NP_CNP_DSCP] = 46; }
 static void m_ecn(struct rtune_link *v) { v->cc.v[RTUNE_P_ECN_ENABLED_PRIOS] = 0; }
@@ -165,6 +170,7 @@ static const struct mismatch mismatches[] = {
 	{ "trust", m_trust, "dcb.apptrust", "dcb.trust" },
 	{ "DSCP map", m_dscp, "dcb.dscp_prio", NULL },
 	{ "MTU", m_mtu, "mtu", NULL },
+	{ "active RoCE MTU", m_rmtu, "roce_active_mtu", NULL },
 	{ "ToS", m_tos, "rdma_cm.tos", NULL },
 	{ "CNP DSCP", m_cnp, "cc.active.np_cnp_dscp", NULL },
 	{ "ECN off", m_ecn, "cc.active.ecn_enabled_prios", NULL },
@@ -431,7 +437,7 @@ static void test_key(void)
 
 int main(void)
 {
-	tap_plan(10 + 12 + 15 + 6 + 5);
+	tap_plan(10 + 13 + 15 + 6 + 5);
 	test_encoding();
 	test_diff();
 	test_parse();

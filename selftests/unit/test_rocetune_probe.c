@@ -5,7 +5,11 @@
  * extension and out-of-range field; the packet parser finds the ToS of a
  * RoCEv2 packet to the probe QP (IPv4, IPv6) and nothing else; the check
  * passes matching packets and names each host whose DSCP or ECN promise
- * the packets break, and never passes when nothing was seen.
+ * the packets break, and never passes when nothing was seen. CNPs
+ * (--probe-cnp): the CNP parser finds the peer's QP's CNPs only; the CNP
+ * check names the listener whose CNPs carry another DSCP than the peer's,
+ * fails when CE marks got no CNP, and the rate check names a peer whose
+ * rate was not cut; what cannot be seen is unchecked, with why.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +125,13 @@ static void packets(void)
 	p[40 + 3] = 4791 & 0xff;
 	p[48 + 7] = 9;
 	tap_check(rtune_probe_pkt_tos(p, 60, 9) == 106, "IPv6: the traffic class of the probe QP's packet");
+
+	n = pkt4(p, 192, 0x42, 4791);
+	p[28] = 0x81;	/* BTH opcode: CNP */
+	tap_check(rtune_probe_pkt_cnp(p, n, 0x42) == 192, "a CNP to the peer's QP: its ToS");
+	tap_check(rtune_probe_pkt_cnp(p, n, 0x43) == -1, "a CNP to another QP is not counted");
+	p[28] = 0x04;	/* SEND only */
+	tap_check(rtune_probe_pkt_cnp(p, n, 0x42) == -1, "a data packet is not a CNP");
 }
 
 static void fp_of(struct rtune_fp *fp, const char *tos, const char *ecn)
@@ -208,11 +219,131 @@ static void check(void)
 		  "an offloading NIC: delivered, DSCP and ECN said unchecked, with why (%s)", got);
 }
 
+/* settings with the CC keys the CNP checks read (sorted, as a fingerprint) */
+static void fp_cc(struct rtune_fp *fp, const char *cnp_dscp, const char *rp)
+{
+	char s[512];
+	int n = snprintf(s, sizeof(s), "cc.active.ecn_enabled_prios=8\n"
+			 "cc.active.np_cnp_dscp=%s\ncc.active.np_enabled_prios=8\n"
+			 "cc.active.rp_enabled_prios=%s\ndcb.dscp_prio=26:3 48:6\n"
+			 "rdma_cm.tos=106\n", cnp_dscp, rp);
+
+	if (rtune_fp_parse(s, (size_t)n, fp, why, sizeof(why)))
+		printf("# fp_cc: %s\n", why);
+}
+
+static struct rtune_probe_cnp cn;
+
+/* the peer saw @cnps CNPs of ToS @tos; its QP was cut @cuts times */
+static void cnp_of(uint32_t cnps, uint8_t tos, uint64_t cuts)
+{
+	uint32_t i;
+
+	memset(&cn, 0, sizeof(cn));
+	cn.captured = true;
+	cn.qpn = 0x42;
+	for (i = 0; i < cnps; i++) {
+		cn.cnps++;
+		rtune_probe_tally(cn.code, &cn.ncodes, tos);
+	}
+	cn.has_qp = true;
+	cn.rate_first_kbps = 40000000;
+	cn.rate_min_kbps = cuts ? 5000000 : 40000000;
+	cn.rate_last_kbps = 40000000;
+	cn.rate_cuts = cuts;
+	cn.cnp_rcvd = cnps;
+}
+
+/* the listener saw 64 packets, @ce of them CE-marked */
+static void marked(int ce)
+{
+	int i;
+
+	memset(&ra, 0, sizeof(ra));
+	ra.captured = true;
+	ra.received = 64;
+	for (i = 0; i < 64; i++)
+		rtune_probe_count(&ra, i < ce ? 107 : 106);
+}
+
+static const char *cnp_run(void)
+{
+	bool failed = false;
+	int n = rtune_probe_check_cnp(&ra, &cn, "h1", &frx, "h2", &ftx, f, 0, &failed);
+	const char *got = failed_list(n);
+
+	return n == 2 && failed == !!strstr(got, "fail:") ? got : "(wrong count or failed flag)";
+}
+
+static void check_cnp(void)
+{
+	const char *got;
+
+	fp_cc(&frx, "48", "8");
+	fp_cc(&ftx, "48", "8");
+	marked(20);
+	{
+		bool failed;
+		int n = rtune_probe_check(&ra, 64, "h1", &frx, "h2", &ftx, f, &failed);
+
+		got = failed_list(n);
+		tap_check(!failed && !strcmp(got, "-") &&
+			  !strcmp(f[3].observed, "ECN-capable in all 64 packets, 20 of them CE"),
+			  "CE-marked packets pass the ECN check, and are said (%s; %s)", got,
+			  f[3].observed);
+	}
+	cnp_of(9, 48 << 2, 3);
+	got = cnp_run();
+	tap_check(!strcmp(got, "-"), "CNPs of the profile's DSCP and a cut rate pass (%s; %s)", got,
+		  f[1].observed);
+
+	fp_cc(&frx, "46", "8");
+	cnp_of(9, 46 << 2, 3);
+	got = cnp_run();
+	tap_check(!strcmp(got, "fail:cnp_dscp@h1") && !strcmp(f[0].value, "46") &&
+		  strstr(f[0].observed, "DSCP 46 in all 9 CNPs") && strstr(f[0].observed, "48"),
+		  "the listener's other CNP DSCP: the listener is named (%s; %s)", got, f[0].observed);
+
+	fp_cc(&frx, "48", "8");
+	cnp_of(9, 10 << 2, 3);
+	got = cnp_run();
+	tap_check(!strcmp(got, "fail:cnp_dscp@h1") && strstr(f[0].observed, "DSCP 10 in 9 of 9"),
+		  "CNPs rewritten on the way: named (%s; %s)", got, f[0].observed);
+
+	cnp_of(0, 0, 0);
+	got = cnp_run();
+	tap_check(!strcmp(got, "fail:cnp_dscp@h1 unchecked:rate_reaction@h2") &&
+		  strstr(f[0].observed, "20 CE-marked"),
+		  "CE marks but no CNP back: fails (%s; %s)", got, f[0].observed);
+
+	marked(0);
+	got = cnp_run();
+	tap_check(!strcmp(got, "unchecked:cnp_dscp@h1 unchecked:rate_reaction@h2") &&
+		  strstr(f[0].observed, "no congestion"),
+		  "no CE mark on the path: unchecked, never a pass (%s)", got);
+
+	marked(20);
+	cnp_of(9, 48 << 2, 0);
+	got = cnp_run();
+	tap_check(!strcmp(got, "fail:rate_reaction@h2") && strstr(f[1].observed, "0 rate cuts"),
+		  "CNPs but the rate was not cut: the peer is named (%s; %s)", got, f[1].observed);
+
+	cnp_of(0, 0, 0);
+	cn.has_qp = false;
+	cn.has_handled = true;
+	cn.cnp_handled = 5;
+	got = cnp_run();
+	tap_check(!strcmp(got, "unchecked:cnp_dscp@h1") && strstr(f[0].observed, "offloads") &&
+		  strstr(f[1].observed, "rp_cnp_handled +5"),
+		  "an offloading NIC: CNP DSCP unchecked, the device's rp_cnp_handled shown (%s)", got);
+}
+
 int main(void)
 {
-	tap_plan(23);
+	tap_plan(34);
 	frames();
 	packets();
 	check();
+	check_cnp();
 	return tap_done();
 }

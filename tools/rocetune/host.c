@@ -11,6 +11,7 @@
 #include "devlink.h"
 #include "ethtool.h"
 #include "host.h"
+#include "ibport.h"
 #include "link.h"
 #include "rdma.h"
 #include "rdmacm.h"
@@ -83,6 +84,7 @@ void host_read_dev(struct nl_sock *sk, struct rtune_link *d)
 	d->cc_ok = false;
 	if (!d->has_ib)
 		return;
+	d->roce_mtu_ok = rtune_ibport_active_mtu(d->ibdev, d->port, &d->roce_active_mtu) == 0;
 	if (cm_get(d->ibdev, d->port, &mode, &tos) == 0) {
 		d->cm_ok = true;
 		d->roce_mode = mode;

@@ -128,8 +128,11 @@ static const struct cmd cmds[] = {
 	  "host, then --peer on the other. With --probe the peer then sends an RC flow\n"
 	  "(librdmacm, the RDMA-CM ToS of its settings) to the listener, which reports\n"
 	  "the DSCP and ECN codepoints its packets arrived with; both check them against\n"
-	  "each host's settings. Exit 0 pass, 1 settings differ or the probe failed, 4\n"
-	  "could not run (no peer, key refused, no device, timeout). VERIFY-OPTS:\n"
+	  "each host's settings. With --probe-cnp, for a path with an ECN-marking queue\n"
+	  "the flow fills, the peer also checks that CNPs come back with the listener's\n"
+	  "CNP DSCP (and its own) and that its QP's rate is cut. Exit 0 pass, 1\n"
+	  "settings differ or the probe failed, 4 could not run (no peer, key refused,\n"
+	  "no device, timeout). VERIFY-OPTS:\n"
 	  "  --peer HOST        connect to the listener on HOST\n"
 	  "  --listen           wait for one peer, verify, exit\n"
 	  "  --forever          listener: keep serving peers, one at a time\n"
@@ -141,6 +144,9 @@ static const struct cmd cmds[] = {
 	  "                     the probe flow has as much again\n"
 	  "  --probe            peer: prove the path with a probe flow (the listener\n"
 	  "                     always serves one when asked)\n"
+	  "  --probe-cnp        peer: a bulk probe flow (256 x 8192 bytes unless given);\n"
+	  "                     check the CNPs it gets back and its rate's reaction\n"
+	  "                     (implies --probe)\n"
 	  "  --probe-count N    probe messages, 1 to 256 (default 64; implies --probe)\n"
 	  "  --probe-size BYTES each, 1 to 16384 (default 1024; implies --probe)\n" },
 	{ "params", "", "list the CC parameters and presets",
@@ -778,6 +784,8 @@ static bool verify_opt(struct rtune_verify_opts *v, int argc, char **argv, int *
 		return v->forever = true;
 	if (!strcmp(a, "--probe"))
 		return v->probe = true;
+	if (!strcmp(a, "--probe-cnp"))
+		return v->probe = v->probe_cnp = true;
 	if (!strcmp(a, "--probe-count") || !strcmp(a, "--probe-size")) {
 		bool cnt = !strcmp(a, "--probe-count");
 		int max = cnt ? RTUNE_PROBE_COUNT_MAX : RTUNE_PROBE_SIZE_MAX;
@@ -825,8 +833,7 @@ int main(int argc, char **argv)
 				     .backoff_max_ms = 600000, .max_repairs = 5 },
 			  .stats = { .interval_ms = 1000, .sort = ST_SORT_PAUSE },
 			  .verify = { .port = RTUNE_VERIFY_PORT, .key = RTUNE_VERIFY_KEY,
-				      .timeout_ms = 10000, .probe_count = RTUNE_VERIFY_PROBE_COUNT,
-				      .probe_size = RTUNE_VERIFY_PROBE_SIZE },
+				      .timeout_ms = 10000 },
 			  .doctor = { .interval_ms = 1000,
 				      .cfg = { RTUNE_DOC_PAUSE_RATE, RTUNE_DOC_ERR_RATE } } };
 	const struct cmd *c;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The netdev MTU: [link] mtu (and roce_mtu, which only checks that the MTU
- * fits RoCE's), set through rtnetlink and read back.
+ * fits RoCE's), set through rtnetlink and read back. show also prints the
+ * RDMA port's active MTU where it can be read (ibport.c): a read-only
+ * setting, for verify's fingerprint.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -119,6 +121,10 @@ static void describe(const struct rtune_action *a, char *buf, size_t len)
 static void show(struct rtune_pr *pr, const struct rtune_link *v)
 {
 	pr_uint(pr, PR_ANY, "mtu", " mtu %llu", v->mtu);
+	/* read, not set: what the RDMA port made of the MTU (verify compares it) */
+	if (v->has_ib && v->roce_mtu_ok)
+		pr_uint(pr, PR_ANY, "roce_active_mtu", " roce_active_mtu %llu",
+			v->roce_active_mtu);
 }
 
 static int settings(const struct rtune_action *a, struct rtune_setting *s, int max)

@@ -18,6 +18,12 @@
  * probe_msg.c encodes and parses these (untrusted: every length checked,
  * nothing read past the payload, selftests/fuzz/fuzz_verify.c) and the
  * captured packets; probe_check.c compares; probe_rdma.c moves the data.
+ *
+ * With --probe-cnp the peer also watches the CNPs that come back to its
+ * probe QP (a packet socket on its own netdev: BTH opcode 0x81, DestQP its
+ * QP) and its QP's rate (rocetune.ko's qp_stats, else the port's
+ * rp_cnp_handled), and checks them (rtune_probe_check_cnp()). Nothing of
+ * that travels: the frames are the same.
  */
 #ifndef ROCETUNE_PROBE_H
 #define ROCETUNE_PROBE_H
@@ -42,6 +48,12 @@ struct sockaddr;
 #define RTUNE_PROBE_FLAG_CAPTURED 0x01	/* the listener's packet socket ran */
 #define RTUNE_ROCEV2_PORT 4791
 
+/* How many packets carried one IP ToS byte. */
+struct rtune_probe_code {
+	uint8_t tos;	/* DSCP << 2 | ECN */
+	uint32_t count;
+};
+
 struct rtune_probe_req {
 	uint16_t count;
 	uint32_t size;
@@ -53,10 +65,7 @@ struct rtune_probe_result {
 	uint32_t qpn;		/* the listener's probe QP */
 	uint32_t packets;	/* RoCEv2 packets to that QP seen on the netdev */
 	int ncodes;
-	struct {
-		uint8_t tos;	/* DSCP << 2 | ECN */
-		uint32_t count;
-	} code[RTUNE_PROBE_CODES_MAX];
+	struct rtune_probe_code code[RTUNE_PROBE_CODES_MAX];	/* tos ascending */
 	int nctr;
 	struct {
 		char name[RTUNE_PROBE_CTR_NAME + 1];
@@ -79,12 +88,38 @@ int rtune_probe_parse_result(const uint8_t *p, size_t n, struct rtune_probe_resu
  * a RoCEv2 packet (UDP to 4791, IPv4 or IPv6) whose BTH names @qpn, else
  * -1. */
 int rtune_probe_pkt_tos(const uint8_t *p, size_t n, uint32_t qpn);
+/* The same for a RoCEv2 CNP (BTH opcode 0x81) whose DestQP is @qpn. */
+int rtune_probe_pkt_cnp(const uint8_t *p, size_t n, uint32_t qpn);
 /* Count one packet of ToS @tos. */
 void rtune_probe_count(struct rtune_probe_result *r, uint8_t tos);
+/* Count one packet of ToS @tos in @code (@ncodes of them, tos ascending,
+ * room for RTUNE_PROBE_CODES_MAX). */
+void rtune_probe_tally(struct rtune_probe_code *code, int *ncodes, uint8_t tos);
+
+/*
+ * What the peer saw of the reaction point with --probe-cnp: the CNPs that
+ * came back to its probe QP and what its rate did.
+ */
+struct rtune_probe_cnp {
+	bool captured;		/* the peer's packet socket ran */
+	uint32_t qpn;		/* the peer's probe QP */
+	uint32_t cnps;		/* CNPs to that QP seen on the netdev */
+	int ncodes;
+	struct rtune_probe_code code[RTUNE_PROBE_CODES_MAX];
+	/* rocetune.ko's qp_stats of the probe QP (Soft-RoCE) */
+	bool has_qp;
+	char state[16];
+	uint64_t rate_first_kbps, rate_min_kbps, rate_last_kbps;
+	uint64_t rate_cuts, cnp_rcvd;	/* over the QP's life: the probe's own */
+	/* else the port's hw_counters */
+	bool has_handled;
+	uint64_t cnp_handled;	/* rp_cnp_handled delta */
+	char note[RTUNE_PROBE_NOTE_MAX + 1];
+};
 
 /* One check's outcome, for the report. */
 struct rtune_probe_finding {
-	const char *check;	/* "delivery", "dscp", "ecn" */
+	const char *check;	/* "delivery", "dscp", "ecn", "cnp_dscp", "rate_reaction" */
 	const char *verdict;	/* "pass", "fail", "unchecked" */
 	char host[136];		/* the host whose setting makes the promise */
 	char setting[48];
@@ -93,7 +128,7 @@ struct rtune_probe_finding {
 	char observed[240];
 };
 
-#define RTUNE_PROBE_FINDINGS 5
+#define RTUNE_PROBE_FINDINGS 7
 
 /*
  * Compare what the listener saw (@r) with what the receiving host (@rx,
@@ -106,13 +141,36 @@ int rtune_probe_check(const struct rtune_probe_result *r, int sent, const char *
 		      const struct rtune_fp *rx, const char *tx_label, const struct rtune_fp *tx,
 		      struct rtune_probe_finding *out, bool *failed);
 
+/*
+ * --probe-cnp: the CNPs of @c that came back to the peer against the
+ * listener's (@rx) cc.active.np_cnp_dscp (the notification point marks
+ * them) and the peer's (@tx) (what its fabric gives CNPs), and the rate
+ * reaction of the peer's QP against its rp_enabled_prios. @r: what the
+ * listener saw (its CE marks). Appends at most 2 findings to @out (@n
+ * already there); returns the new count, *@failed set if one failed.
+ */
+int rtune_probe_check_cnp(const struct rtune_probe_result *r, const struct rtune_probe_cnp *c,
+			  const char *rx_label, const struct rtune_fp *rx, const char *tx_label,
+			  const struct rtune_fp *tx, struct rtune_probe_finding *out, int n,
+			  bool *failed);
+
 /* --- probe_rdma.c: the flow itself --- */
 
+/* Where the peer watches its reaction point (--probe-cnp). */
+struct rtune_probe_rp {
+	const char *netdev;	/* the packet socket's */
+	const char *ibdev;	/* qp_stats and hw_counters */
+	int port;
+	struct rtune_probe_cnp *out;
+};
+
 /* The peer: connect to @dst:@port, set the RDMA-CM ToS (@tos >= 0), send
- * @req's messages. 0 with *@sent, or -1 with @why said; *@local_err set
- * when the fault is this host's (no device, no memory), not the path's. */
+ * @req's messages; with @rp, watch the CNPs and the rate meanwhile. 0 with
+ * *@sent, or -1 with @why said; *@local_err set when the fault is this
+ * host's (no device, no memory), not the path's. */
 int rtune_probe_send(const char *dst, uint16_t port, int tos, const struct rtune_probe_req *req,
-		     int timeout_ms, int *sent, bool *local_err, char *why, size_t whylen);
+		     const struct rtune_probe_rp *rp, int timeout_ms, int *sent, bool *local_err,
+		     char *why, size_t whylen);
 
 struct rtune_probe_srv;
 /* The listener: an RDMA-CM listener on @local port 0 (*@port its port) and

@@ -12,6 +12,14 @@
  * one where it does not, Not-ECT, since ECN-capable traffic to or from a
  * host that takes no part in ECN is marked instead of dropped by an ECN
  * queue and nobody slows down.
+ *
+ * CNPs (--probe-cnp): the listener is the notification point, so its
+ * cc.active.np_cnp_dscp alone decides the DSCP of the CNPs that come
+ * back; the peer's says which DSCP its fabric gives CNPs. One finding,
+ * the listener's: every CNP carries its DSCP, and that is the peer's too.
+ * Rate: the peer's rp_enabled_prios, for the priority of its DSCP,
+ * promises that its QP's rate is cut when CNPs arrive (or, off, that it
+ * is not).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +128,8 @@ static void dscp_check(const struct rtune_probe_result *r, const char *label,
 	}
 }
 
+static uint32_t ce_marked(const struct rtune_probe_result *r);
+
 static void ecn_check(const struct rtune_probe_result *r, const char *label,
 		      const struct rtune_fp *fp, struct rtune_probe_finding *f)
 {
@@ -145,6 +155,10 @@ static void ecn_check(const struct rtune_probe_result *r, const char *label,
 		f->verdict = "fail";
 		snprintf(f->observed, sizeof(f->observed), "%s in %u of %u packets", ecn_names[top & 3],
 			 bad, r->packets);
+	} else if (on && ce_marked(r)) {
+		/* CE-marked on the way: ECN-capable when sent, say both */
+		snprintf(f->observed, sizeof(f->observed), "ECN-capable in all %u packets, %u of them CE",
+			 r->packets, ce_marked(r));
 	} else {
 		snprintf(f->observed, sizeof(f->observed), "%s in all %u packets",
 			 r->ncodes ? ecn_names[r->code[0].tos & 3] : "-", r->packets);
@@ -182,6 +196,186 @@ int rtune_probe_check(const struct rtune_probe_result *r, int sent, const char *
 		ecn_check(r, tx_label, tx, add(out, &n, "ecn", tx_label));
 	}
 	for (i = 0; i < n; i++)
+		if (!strcmp(out[i].verdict, "fail"))
+			*failed = true;
+	return n;
+}
+
+/* ECN-capable packets the listener saw marked CE on the way. */
+static uint32_t ce_marked(const struct rtune_probe_result *r)
+{
+	uint32_t n = 0;
+	int i;
+
+	for (i = 0; i < r->ncodes; i++)
+		if ((r->code[i].tos & 3) == 3)
+			n += r->code[i].count;
+	return n;
+}
+
+static bool ctr(const struct rtune_probe_result *r, const char *name, uint64_t *v)
+{
+	int i;
+
+	for (i = 0; i < r->nctr; i++)
+		if (!strcmp(r->ctr[i].name, name)) {
+			*v = r->ctr[i].delta;
+			return true;
+		}
+	return false;
+}
+
+/* "priority P on|off" of @fp's @mask_key for the DSCP of its RDMA-CM ToS:
+ * 1 on, 0 off, -1 unknown. */
+static int prio_enabled(const struct rtune_fp *fp, const char *mask_key, int *prio)
+{
+	long tos = num(rtune_fp_get(fp, "rdma_cm.tos"), 255);
+	long mask = num(rtune_fp_get(fp, mask_key), 255);
+
+	*prio = -1;
+	if (tos < 0 || mask < 0)
+		return -1;
+	*prio = prio_of(rtune_fp_get(fp, "dcb.dscp_prio"), (int)(tos >> 2));
+	return (int)(mask >> *prio) & 1;
+}
+
+static void cnp_dscp_check(const struct rtune_probe_result *r, const struct rtune_probe_cnp *c,
+			   const char *rx_label, const struct rtune_fp *rx, const char *tx_label,
+			   const struct rtune_fp *tx, struct rtune_probe_finding *f)
+{
+	int mine = (int)num(rtune_fp_get(rx, "cc.active.np_cnp_dscp"), 63);
+	int theirs = (int)num(rtune_fp_get(tx, "cc.active.np_cnp_dscp"), 63);
+	uint32_t marks = ce_marked(r), bad = 0, best = 0;
+	uint64_t sent = 0;
+	bool have_sent = ctr(r, "qp_cnp_sent", &sent);
+	int i, np_prio, np_on = prio_enabled(rx, "cc.active.np_enabled_prios", &np_prio), top = -1;
+
+	snprintf(f->setting, sizeof(f->setting), "cc.active.np_cnp_dscp");
+	if (mine < 0) {
+		f->verdict = "unchecked";
+		snprintf(f->observed, sizeof(f->observed), "%s has no CNP DSCP setting", rx_label);
+		return;
+	}
+	snprintf(f->value, sizeof(f->value), "%d", mine);
+	if (theirs >= 0 && theirs != mine)
+		snprintf(f->promised, sizeof(f->promised), "DSCP %d, the peer's CNP DSCP (%d)",
+			 mine, theirs);
+	else
+		snprintf(f->promised, sizeof(f->promised), "DSCP %d", mine);
+	if (!c->captured) {
+		f->verdict = "unchecked";
+		snprintf(f->observed, sizeof(f->observed), "%s", c->note[0] ? c->note :
+			 "the peer could not watch its netdev");
+		return;
+	}
+	if (!c->cnps) {
+		if (c->has_handled && c->cnp_handled) {
+			f->verdict = "unchecked";
+			snprintf(f->observed, sizeof(f->observed),
+				 "no CNP crossed the peer's netdev but rp_cnp_handled +%llu (a NIC that offloads RoCE)",
+				 (unsigned long long)c->cnp_handled);
+		} else if (!marks) {
+			f->verdict = "unchecked";
+			snprintf(f->observed, sizeof(f->observed),
+				 "no probe packet arrived CE-marked: no congestion on the path to answer");
+		} else if (np_on == 0) {
+			f->verdict = "unchecked";
+			snprintf(f->observed, sizeof(f->observed),
+				 "%u CE-marked packets, no CNP: np_enabled_prios leaves priority %d off",
+				 marks, np_prio);
+		} else {
+			f->verdict = "fail";
+			if (have_sent)
+				snprintf(f->observed, sizeof(f->observed),
+					 "no CNP came back for %u CE-marked packets (the listener sent %llu)",
+					 marks, (unsigned long long)sent);
+			else
+				snprintf(f->observed, sizeof(f->observed),
+					 "no CNP came back for %u CE-marked packets", marks);
+		}
+		return;
+	}
+	for (i = 0; i < c->ncodes; i++) {
+		if (c->code[i].tos >> 2 == mine)
+			continue;
+		bad += c->code[i].count;
+		if (c->code[i].count > best) {
+			best = c->code[i].count;
+			top = c->code[i].tos >> 2;
+		}
+	}
+	if (bad)
+		snprintf(f->observed, sizeof(f->observed), "DSCP %d in %u of %u CNPs", top, bad,
+			 c->cnps);
+	else
+		snprintf(f->observed, sizeof(f->observed), "DSCP %d in all %u CNPs", mine, c->cnps);
+	if (bad || (theirs >= 0 && theirs != mine)) {
+		size_t l = strlen(f->observed);
+
+		f->verdict = "fail";
+		if (theirs >= 0 && theirs != mine)
+			snprintf(f->observed + l, sizeof(f->observed) - l,
+				 "; %s gives CNPs DSCP %d", tx_label, theirs);
+	}
+}
+
+static void rate_check(const struct rtune_probe_cnp *c, const char *tx_label,
+		       const struct rtune_fp *tx, struct rtune_probe_finding *f)
+{
+	int prio, on = prio_enabled(tx, "cc.active.rp_enabled_prios", &prio);
+	uint32_t cnps = c->cnps;
+
+	snprintf(f->setting, sizeof(f->setting), "cc.active.rp_enabled_prios");
+	if (on < 0) {
+		f->verdict = "unchecked";
+		snprintf(f->observed, sizeof(f->observed), "%s has no %s setting", tx_label,
+			 "reaction point (cc)");
+		return;
+	}
+	snprintf(f->value, sizeof(f->value), "%s (priority %d %s)",
+		 rtune_fp_get(tx, "cc.active.rp_enabled_prios"), prio, on ? "on" : "off");
+	snprintf(f->promised, sizeof(f->promised), "%s",
+		 on ? "the rate cut on CNPs" : "the rate unchanged");
+	if (!c->has_qp) {
+		if (c->has_handled && c->cnp_handled && on) {
+			snprintf(f->observed, sizeof(f->observed),
+				 "rp_cnp_handled +%llu (the device reports no per-QP rate)",
+				 (unsigned long long)c->cnp_handled);
+			return;
+		}
+		f->verdict = "unchecked";
+		snprintf(f->observed, sizeof(f->observed), "%s",
+			 c->has_handled ? "rp_cnp_handled +0 and no per-QP rate from the device" :
+			 "the device offers no per-QP rate (rocetune.ko's qp_stats) and no rp_cnp_handled");
+		return;
+	}
+	if (c->cnp_rcvd > cnps)
+		cnps = (uint32_t)c->cnp_rcvd;
+	if (!cnps) {
+		f->verdict = "unchecked";
+		snprintf(f->observed, sizeof(f->observed), "no CNP reached QP 0x%x: nothing to react to",
+			 c->qpn);
+		return;
+	}
+	snprintf(f->observed, sizeof(f->observed),
+		 "QP 0x%x: %llu CNPs accepted, %llu rate cuts, %llu -> lowest %llu -> %llu kb/s",
+		 c->qpn, (unsigned long long)c->cnp_rcvd, (unsigned long long)c->rate_cuts,
+		 (unsigned long long)c->rate_first_kbps, (unsigned long long)c->rate_min_kbps,
+		 (unsigned long long)c->rate_last_kbps);
+	if (on ? !c->rate_cuts : !!c->rate_cuts)
+		f->verdict = "fail";
+}
+
+int rtune_probe_check_cnp(const struct rtune_probe_result *r, const struct rtune_probe_cnp *c,
+			  const char *rx_label, const struct rtune_fp *rx, const char *tx_label,
+			  const struct rtune_fp *tx, struct rtune_probe_finding *out, int n,
+			  bool *failed)
+{
+	int i, first = n;
+
+	cnp_dscp_check(r, c, rx_label, rx, tx_label, tx, add(out, &n, "cnp_dscp", rx_label));
+	rate_check(c, tx_label, tx, add(out, &n, "rate_reaction", tx_label));
+	for (i = first; i < n; i++)
 		if (!strcmp(out[i].verdict, "fail"))
 			*failed = true;
 	return n;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
+#include "../../kmod/core/wire.h"
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -214,64 +215,88 @@ int rtune_probe_parse_result(const uint8_t *p, size_t n, struct rtune_probe_resu
 	return 0;
 }
 
-/* BTH: opcode, flags, P_Key[2], reserved, DestQP[3], ... (12 bytes) */
-#define BTH_LEN 12
+/*
+ * The BTH of a RoCEv2 packet (UDP to 4791, IPv4 without fragmentation or
+ * IPv6) at @p, @n bytes from its network header on; NULL if it is not
+ * one or is cut short. *@tos: its IP ToS byte. Field offsets and
+ * accessors: kmod/core/wire.h.
+ */
+static const uint8_t *rocev2_bth(const uint8_t *p, size_t n, int *tos)
+{
+	const uint8_t *udp;
+	size_t hl;
+	int proto;
+
+	if (n < 1)
+		return NULL;
+	switch (rtune_ip_version(p)) {
+	case 4:
+		if (n < RTUNE_IPV4_MIN_HLEN)
+			return NULL;
+		hl = rtune_ipv4_hlen(p);
+		/* a fragment cannot be matched to a QP */
+		if (hl < RTUNE_IPV4_MIN_HLEN || n < hl || (get16(p + 6) & 0x3fff))
+			return NULL;
+		*tos = p[RTUNE_IPV4_OFF_TOS];
+		proto = p[RTUNE_IPV4_OFF_PROTO];
+		break;
+	case 6:
+		hl = RTUNE_IPV6_HLEN;
+		if (n < hl)
+			return NULL;
+		*tos = (get16(p) >> 4) & 0xff;
+		proto = p[RTUNE_IPV6_OFF_NEXTHDR];	/* RoCEv2 sends no extension headers */
+		break;
+	default:
+		return NULL;
+	}
+	if (proto != RTUNE_IPPROTO_UDP || n - hl < RTUNE_UDP_HLEN + RTUNE_BTH_LEN)
+		return NULL;
+	udp = p + hl;
+	if (rtune_udp_dport(udp) != RTUNE_ROCEV2_PORT)
+		return NULL;
+	return udp + RTUNE_UDP_HLEN;
+}
 
 int rtune_probe_pkt_tos(const uint8_t *p, size_t n, uint32_t qpn)
 {
-	size_t hl;
-	int tos, proto;
-	const uint8_t *udp, *bth;
+	const uint8_t *bth;
+	int tos;
 
-	if (n < 1)
-		return -1;
-	switch (p[0] >> 4) {
-	case 4:
-		if (n < 20)
-			return -1;
-		hl = (size_t)(p[0] & 0xf) * 4;
-		/* a fragment cannot be matched to a QP */
-		if (hl < 20 || n < hl || (get16(p + 6) & 0x3fff))
-			return -1;
-		tos = p[1];
-		proto = p[9];
-		break;
-	case 6:
-		hl = 40;
-		if (n < hl)
-			return -1;
-		tos = (get16(p) >> 4) & 0xff;
-		proto = p[6];	/* RoCEv2 sends no extension headers */
-		break;
-	default:
-		return -1;
+	bth = rocev2_bth(p, n, &tos);
+	return bth && rtune_bth_dqpn(bth) == qpn ? tos : -1;
+}
+
+int rtune_probe_pkt_cnp(const uint8_t *p, size_t n, uint32_t qpn)
+{
+	const uint8_t *bth;
+	int tos;
+
+	bth = rocev2_bth(p, n, &tos);
+	return bth && rtune_bth_opcode(bth) == RTUNE_BTH_OPCODE_CNP &&
+	       rtune_bth_dqpn(bth) == qpn ? tos : -1;
+}
+
+void rtune_probe_tally(struct rtune_probe_code *code, int *ncodes, uint8_t tos)
+{
+	int i, j;
+
+	for (i = 0; i < *ncodes && code[i].tos < tos; i++)
+		;
+	if (i < *ncodes && code[i].tos == tos) {
+		code[i].count++;
+		return;
 	}
-	if (proto != 17 || n - hl < 8 + BTH_LEN)
-		return -1;
-	udp = p + hl;
-	if (get16(udp + 2) != RTUNE_ROCEV2_PORT)
-		return -1;
-	bth = udp + 8;
-	if ((get32(bth + 4) & 0xffffff) != qpn)
-		return -1;
-	return tos;
+	/* RTUNE_PROBE_CODES_MAX (256) slots hold every ToS byte: never full */
+	for (j = *ncodes; j > i; j--)
+		code[j] = code[j - 1];
+	code[i].tos = tos;
+	code[i].count = 1;
+	(*ncodes)++;
 }
 
 void rtune_probe_count(struct rtune_probe_result *r, uint8_t tos)
 {
-	int i, j;
-
 	r->packets++;
-	for (i = 0; i < r->ncodes && r->code[i].tos < tos; i++)
-		;
-	if (i < r->ncodes && r->code[i].tos == tos) {
-		r->code[i].count++;
-		return;
-	}
-	/* 256 slots hold every ToS byte: never full */
-	for (j = r->ncodes; j > i; j--)
-		r->code[j] = r->code[j - 1];
-	r->code[i].tos = tos;
-	r->code[i].count = 1;
-	r->ncodes++;
+	rtune_probe_tally(r->code, &r->ncodes, tos);
 }

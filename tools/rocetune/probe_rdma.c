@@ -3,7 +3,9 @@
  * The probe flow (probe.h): one RC connection over librdmacm, a bounded
  * number of SENDs, every wait bounded by a deadline. The listener watches
  * its probe QP's packets with a packet socket on the netdev and reads the
- * port's hw_counters before and after.
+ * port's hw_counters before and after, and its QP's line of rocetune.ko's
+ * qp_stats at the end. With --probe-cnp the peer watches the CNPs that
+ * come back to its QP the same way, and samples its QP's rate.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +25,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 #include "probe.h"
+#include "stats.h"
 
 #define SEND_DEPTH 16	/* SENDs in flight */
 
@@ -171,6 +174,150 @@ static int poll_one(struct conn *c, struct ibv_wc *wc, char *why, size_t whylen)
 	return 0;
 }
 
+static bool read_ctr(const char *dir, const char *name, uint64_t *v);
+static int packet_socket(const char *netdev, char *why, size_t whylen);
+
+#define QP_STATS_MAX (8 << 20)	/* bytes of qp_stats read at most */
+#define RP_SAMPLE_MS 10		/* the peer's rate, sampled this often */
+
+/* rocetune.ko's qp_stats line of QP @qpn under @path; false if none. */
+static bool qp_line(const char *path, uint32_t qpn, struct rtune_stqp *out)
+{
+	struct rtune_stqp *qp = NULL;
+	size_t len = 0, cap = 0;
+	bool found = false;
+	char *buf = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), i, n;
+
+	if (fd < 0)
+		return false;
+	for (;;) {
+		ssize_t r;
+
+		if (cap - len < 4096) {
+			char *nb = cap < QP_STATS_MAX ? realloc(buf, cap + 65536) : NULL;
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap += 65536;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	if (!buf)
+		return false;
+	buf[len] = '\0';
+	n = rtune_st_parse_qp_stats(buf, &qp);
+	for (i = 0; i < n && !found; i++) {
+		if (qp[i].qpn != qpn)
+			continue;
+		*out = qp[i];
+		found = true;
+	}
+	free(qp);
+	free(buf);
+	return found;
+}
+
+static bool qp_has(const struct rtune_stqp *q, enum rtune_qp_id id)
+{
+	return q->valid & (1u << id);
+}
+
+/* The peer's watch of its reaction point (--probe-cnp). */
+struct rp_watch {
+	struct rtune_probe_cnp *c;
+	int pfd;
+	char qs[200], ctrdir[160];
+	uint64_t handled0;
+	long long next_ms;
+};
+
+static void rp_start(struct rp_watch *w, const struct rtune_probe_rp *rp)
+{
+	struct rtune_probe_cnp *c = rp->out;
+
+	memset(c, 0, sizeof(*c));
+	w->c = c;
+	w->pfd = packet_socket(rp->netdev ? rp->netdev : "", c->note, sizeof(c->note));
+	c->captured = w->pfd >= 0;
+	w->qs[0] = w->ctrdir[0] = '\0';
+	if (rp->ibdev && rp->ibdev[0]) {
+		snprintf(w->qs, sizeof(w->qs), "/sys/kernel/config/rocetune/%s/ports/%d/qp_stats",
+			 rp->ibdev, rp->port);
+		snprintf(w->ctrdir, sizeof(w->ctrdir),
+			 "/sys/class/infiniband/%s/ports/%d/hw_counters", rp->ibdev, rp->port);
+		c->has_handled = read_ctr(w->ctrdir, "rp_cnp_handled", &w->handled0);
+	}
+	w->next_ms = 0;
+}
+
+/* Count the CNPs queued for the probe QP; sample its rate when due. */
+static void rp_poll(struct rp_watch *w, bool force)
+{
+	struct rtune_probe_cnp *c = w->c;
+	struct rtune_stqp q;
+
+	while (w->pfd >= 0) {
+		uint8_t buf[256];	/* headers are enough */
+		struct sockaddr_ll from;
+		socklen_t fl = sizeof(from);
+		ssize_t n = recvfrom(w->pfd, buf, sizeof(buf), MSG_TRUNC, (struct sockaddr *)&from,
+				     &fl);
+		int tos;
+
+		if (n < 0)
+			break;
+		if (from.sll_pkttype == PACKET_OUTGOING)
+			continue;
+		tos = rtune_probe_pkt_cnp(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf),
+					  c->qpn);
+		if (tos >= 0) {
+			c->cnps++;
+			rtune_probe_tally(c->code, &c->ncodes, (uint8_t)tos);
+		}
+	}
+	if (!w->qs[0] || (!force && now_ms() < w->next_ms))
+		return;
+	w->next_ms = now_ms() + RP_SAMPLE_MS;
+	if (!qp_line(w->qs, c->qpn, &q) || !qp_has(&q, QP_RATE_KBPS))
+		return;
+	snprintf(c->state, sizeof(c->state), "%s", q.state);
+	if (!c->has_qp)
+		c->rate_first_kbps = c->rate_min_kbps = q.v[QP_RATE_KBPS];
+	c->has_qp = true;
+	if (q.v[QP_RATE_KBPS] < c->rate_min_kbps)
+		c->rate_min_kbps = q.v[QP_RATE_KBPS];
+	c->rate_last_kbps = q.v[QP_RATE_KBPS];
+	if (qp_has(&q, QP_RATE_CUTS))
+		c->rate_cuts = q.v[QP_RATE_CUTS];
+	if (qp_has(&q, QP_CNP_RCVD))
+		c->cnp_rcvd = q.v[QP_CNP_RCVD];
+}
+
+/* The last CNPs and sample, the counter's delta; closes the socket. */
+static void rp_stop(struct rp_watch *w)
+{
+	struct rtune_probe_cnp *c = w->c;
+	uint64_t v;
+
+	if (!c)
+		return;
+	rp_poll(w, true);
+	if (c->has_handled) {
+		c->has_handled = read_ctr(w->ctrdir, "rp_cnp_handled", &v);
+		c->cnp_handled = v - w->handled0;
+	}
+	if (w->pfd >= 0)
+		close(w->pfd);
+	w->pfd = -1;
+	w->c = NULL;
+}
+
 static void nap(void)
 {
 	struct timespec ts = { 0, 1000000 };
@@ -179,8 +326,10 @@ static void nap(void)
 }
 
 int rtune_probe_send(const char *dst, uint16_t port, int tos, const struct rtune_probe_req *req,
-		     int timeout_ms, int *sent, bool *local_err, char *why, size_t whylen)
+		     const struct rtune_probe_rp *rp, int timeout_ms, int *sent, bool *local_err,
+		     char *why, size_t whylen)
 {
+	struct rp_watch w = { .pfd = -1 };
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICHOST }, *ai;
 	struct rdma_conn_param cp = { .retry_count = 3, .rnr_retry_count = 7 };
 	long long deadline = now_ms() + timeout_ms;
@@ -238,6 +387,10 @@ int rtune_probe_send(const char *dst, uint16_t port, int tos, const struct rtune
 	if (wait_event(c.ch, RDMA_CM_EVENT_ESTABLISHED, deadline, -1, &ev, why, whylen))
 		goto out;
 	rdma_ack_cm_event(ev);
+	if (rp) {
+		rp_start(&w, rp);
+		rp->out->qpn = id->qp->qp_num;
+	}
 	while (done < req->count) {
 		struct ibv_wc wc;
 		int r;
@@ -253,6 +406,8 @@ int rtune_probe_send(const char *dst, uint16_t port, int tos, const struct rtune
 			}
 			posted++;
 		}
+		if (w.c)
+			rp_poll(&w, false);
 		r = poll_one(&c, &wc, why, whylen);
 		if (r < 0)
 			goto out;
@@ -268,8 +423,20 @@ int rtune_probe_send(const char *dst, uint16_t port, int tos, const struct rtune
 		nap();
 	}
 	ret = 0;
-	rdma_disconnect(id);
+	if (w.c) {
+		/* the CNPs for the last CE marks are still on their way */
+		long long until = now_ms() + 50;
+
+		while (now_ms() < until) {
+			rp_poll(&w, false);
+			nap();
+		}
+	}
 out:
+	/* while the QP still exists: its qp_stats line goes with it */
+	rp_stop(&w);
+	if (!ret)
+		rdma_disconnect(id);
 	*sent = done;
 	conn_free(&c);
 	if (id)
@@ -287,6 +454,7 @@ struct rtune_probe_srv {
 	char pwhy[RTUNE_PROBE_NOTE_MAX + 1];	/* why there is none */
 	char netdev[IF_NAMESIZE];
 	char ctrdir[160];
+	char qs[200];			/* rocetune.ko's qp_stats, "" without */
 	uint64_t ctr0[NCTR];
 	bool has_ctr[NCTR];
 };
@@ -366,6 +534,8 @@ struct rtune_probe_srv *rtune_probe_listen(const struct sockaddr *local, const c
 			 ibdev, ibport);
 		for (i = 0; i < NCTR; i++)
 			s->has_ctr[i] = read_ctr(s->ctrdir, hw_ctrs[i], &s->ctr0[i]);
+		snprintf(s->qs, sizeof(s->qs), "/sys/kernel/config/rocetune/%s/ports/%d/qp_stats",
+			 ibdev, ibport);
 	}
 	return s;
 }
@@ -390,6 +560,26 @@ static void drain(struct rtune_probe_srv *s, uint32_t qpn, struct rtune_probe_re
 					  qpn);
 		if (tos >= 0)
 			rtune_probe_count(r, (uint8_t)tos);
+	}
+}
+
+/* The notification point's view of the probe QP (rocetune.ko on
+ * Soft-RoCE): CE marks it counted and CNPs it sent, as counters. */
+static void qp_counters(const struct rtune_probe_srv *s, struct rtune_probe_result *r)
+{
+	static const struct { enum rtune_qp_id id; const char *name; } c[] = {
+		{ QP_CE_RCVD, "qp_ce_rcvd" }, { QP_CNP_SENT, "qp_cnp_sent" },
+	};
+	struct rtune_stqp q;
+	unsigned int i;
+
+	if (!s->qs[0] || !qp_line(s->qs, r->qpn, &q))
+		return;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]) && r->nctr < RTUNE_PROBE_CTR_MAX; i++) {
+		if (!qp_has(&q, c[i].id))
+			continue;
+		snprintf(r->ctr[r->nctr].name, sizeof(r->ctr[0].name), "%s", c[i].name);
+		r->ctr[r->nctr++].delta = q.v[c[i].id];
 	}
 }
 
@@ -467,6 +657,7 @@ drop:
 		nap();
 		drain(s, r->qpn, r);
 	}
+	qp_counters(s, r);
 	rdma_disconnect(cid);
 	conn_free(&c);
 	rdma_destroy_id(cid);

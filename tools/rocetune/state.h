@@ -74,6 +74,9 @@ struct rtune_link {
 	uint32_t mtu;
 
 	bool has_ib;
+	/* the port's active MTU (ibport.c), bytes; only with has_ib */
+	bool roce_mtu_ok;
+	uint32_t roce_active_mtu;
 	char ibdev[64];
 	uint32_t port;
 

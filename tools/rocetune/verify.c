@@ -41,6 +41,8 @@ struct probe_report {
 	const char *result;		/* pass, fail, error */
 	char error[400];
 	struct rtune_probe_result res;
+	bool cnp;			/* --probe-cnp: @rp is the peer's view */
+	struct rtune_probe_cnp rp;
 	int nfind;
 	struct rtune_probe_finding find[RTUNE_PROBE_FINDINGS];
 };
@@ -229,6 +231,49 @@ static void json_side(struct jw *j, const char *key, const char *label,
 	jw_end_obj(j);
 }
 
+/* The peer's view of the reaction point (--probe-cnp), else null. */
+static void json_cnp(struct jw *j, const struct probe_report *p)
+{
+	const struct rtune_probe_cnp *c = &p->rp;
+	int i;
+
+	if (!p->cnp || !p->ran) {
+		jw_null(j, "cnp");
+		return;
+	}
+	jw_obj(j, "cnp");
+	jw_int(j, "qpn", c->qpn);
+	jw_bool(j, "captured", c->captured);
+	jw_int(j, "cnps", c->cnps);
+	jw_arr(j, "observed");
+	for (i = 0; i < c->ncodes; i++) {
+		jw_obj(j, NULL);
+		jw_int(j, "dscp", c->code[i].tos >> 2);
+		jw_int(j, "ecn", c->code[i].tos & 3);
+		jw_int(j, "packets", c->code[i].count);
+		jw_end_obj(j);
+	}
+	jw_end_arr(j);
+	if (c->has_qp) {
+		jw_obj(j, "qp_stats");
+		jw_str(j, "state", c->state);
+		jw_int(j, "rate_first_kbps", (long long)c->rate_first_kbps);
+		jw_int(j, "rate_min_kbps", (long long)c->rate_min_kbps);
+		jw_int(j, "rate_last_kbps", (long long)c->rate_last_kbps);
+		jw_int(j, "rate_cuts", (long long)c->rate_cuts);
+		jw_int(j, "cnp_rcvd", (long long)c->cnp_rcvd);
+		jw_end_obj(j);
+	} else {
+		jw_null(j, "qp_stats");
+	}
+	if (c->has_handled)
+		jw_int(j, "rp_cnp_handled", (long long)c->cnp_handled);
+	else
+		jw_null(j, "rp_cnp_handled");
+	jw_str(j, "note", c->note[0] ? c->note : NULL);
+	jw_end_obj(j);
+}
+
 static void json_probe(struct jw *j, const struct probe_report *p)
 {
 	int i;
@@ -264,6 +309,7 @@ static void json_probe(struct jw *j, const struct probe_report *p)
 		jw_end_obj(j);
 		jw_str(j, "note", p->res.note[0] ? p->res.note : NULL);
 	}
+	json_cnp(j, p);
 	jw_arr(j, "checks");
 	for (i = 0; i < p->nfind; i++) {
 		const struct rtune_probe_finding *f = &p->find[i];
@@ -300,6 +346,23 @@ static void text_probe(const struct probe_report *p)
 			printf("  probe: counter %s +%llu\n", p->res.ctr[i].name,
 			       (unsigned long long)p->res.ctr[i].delta);
 	}
+	if (p->ran && p->cnp) {
+		const struct rtune_probe_cnp *c = &p->rp;
+
+		printf("  probe: %u CNPs back to QP 0x%x", c->cnps, c->qpn);
+		for (i = 0; i < c->ncodes; i++)
+			printf("%s DSCP %d %s x%u", i ? "," : ":", c->code[i].tos >> 2,
+			       ecn[c->code[i].tos & 3], c->code[i].count);
+		if (c->has_qp)
+			printf("; rate %llu -> lowest %llu -> %llu kb/s, %llu cuts",
+			       (unsigned long long)c->rate_first_kbps,
+			       (unsigned long long)c->rate_min_kbps,
+			       (unsigned long long)c->rate_last_kbps,
+			       (unsigned long long)c->rate_cuts);
+		if (c->has_handled)
+			printf("; rp_cnp_handled +%llu", (unsigned long long)c->cnp_handled);
+		printf("\n");
+	}
 	for (i = 0; i < p->nfind; i++) {
 		const struct rtune_probe_finding *f = &p->find[i];
 
@@ -325,8 +388,9 @@ static void report(const struct rtune_verify_opts *o, const struct report *r)
 		jw_init(&j, stdout);
 		jw_obj(&j, NULL);
 		jw_int(&j, "json_version", RTUNE_JSON_VERSION);
-		/* 2: "probe" added */
-		jw_int(&j, "verify_version", 2);
+		/* 2: "probe" added; 3: "probe.cnp" and the cnp_dscp and
+		 * rate_reaction checks (--probe-cnp) */
+		jw_int(&j, "verify_version", 3);
 		jw_str(&j, "tool", "rocetune");
 		jw_str(&j, "version", RTUNE_VERSION);
 		jw_str(&j, "command", "verify");
@@ -409,6 +473,11 @@ static void probe_verdict(struct report *r, bool local_err)
 						  !strcmp(r->role, "peer") ? r->local : r->remote,
 						  !strcmp(r->role, "peer") ? &v_local : &v_remote,
 						  v_probe.find, &failed);
+	if (v_probe.ran && v_probe.cnp)
+		/* the peer's view only: the listener never sees the CNPs */
+		v_probe.nfind = rtune_probe_check_cnp(&v_probe.res, &v_probe.rp, r->remote,
+						      &v_remote, r->local, &v_local, v_probe.find,
+						      v_probe.nfind, &failed);
 	if (v_probe.error[0] && !local_err)
 		failed = true;
 	v_probe.result = failed ? "fail" : v_probe.error[0] ? "error" : "pass";
@@ -427,7 +496,12 @@ static void probe_verdict(struct report *r, bool local_err)
 static void probe_peer(const struct rtune_verify_opts *o, struct rtune_vw *w, struct sock_io *s,
 		       struct report *r)
 {
-	struct rtune_probe_req req = { o->probe_count, o->probe_size };
+	struct rtune_probe_req req = {
+		o->probe_count ? o->probe_count : o->probe_cnp ? RTUNE_VERIFY_CNP_COUNT :
+		RTUNE_VERIFY_PROBE_COUNT,
+		o->probe_size ? o->probe_size : o->probe_cnp ? RTUNE_VERIFY_CNP_SIZE :
+		RTUNE_VERIFY_PROBE_SIZE };
+	struct rtune_probe_rp rp = { v_netdev, v_ibdev, v_port, &v_probe.rp };
 	const char *tos_s = rtune_fp_get(&v_local, "rdma_cm.tos");
 	uint8_t buf[RTUNE_PROBE_REQ_LEN], *p;
 	bool local_err = false;
@@ -437,6 +511,7 @@ static void probe_peer(const struct rtune_verify_opts *o, struct rtune_vw *w, st
 	int err;
 
 	v_probe.requested = true;
+	v_probe.cnp = o->probe_cnp;
 	v_probe.count = req.count;
 	v_probe.size = (uint16_t)req.size;
 	/* the settings exchange had its time; the probe has its own */
@@ -457,8 +532,9 @@ static void probe_peer(const struct rtune_verify_opts *o, struct rtune_vw *w, st
 	}
 	/* the profile's RDMA-CM ToS as this host has it; the fingerprints
 	 * already compared it with the listener's */
-	if (rtune_probe_send(r->addr, port, tos_s ? atoi(tos_s) : -1, &req, o->timeout_ms,
-			     &v_probe.sent, &local_err, why, sizeof(why))) {
+	if (rtune_probe_send(r->addr, port, tos_s ? atoi(tos_s) : -1, &req,
+			     o->probe_cnp ? &rp : NULL, o->timeout_ms, &v_probe.sent, &local_err,
+			     why, sizeof(why))) {
 		snprintf(v_probe.error, sizeof(v_probe.error), "probe flow to %s port %u: %s",
 			 r->addr, port, why);
 		/* tell the listener to stop waiting; its result still follows */

@@ -14,6 +14,9 @@
 #define RTUNE_VERIFY_KEY "/etc/rocetune/verify.key"
 #define RTUNE_VERIFY_PROBE_COUNT 64
 #define RTUNE_VERIFY_PROBE_SIZE 1024
+/* --probe-cnp: a flow long enough to fill a congested queue (2 MiB) */
+#define RTUNE_VERIFY_CNP_COUNT 256
+#define RTUNE_VERIFY_CNP_SIZE 8192
 
 struct rtune_verify_opts {
 	bool json;
@@ -26,8 +29,9 @@ struct rtune_verify_opts {
 	const char *dev;	/* netdev or RDMA device; default: the only RDMA one */
 	int timeout_ms;		/* per connection; the probe has as much again */
 	bool probe;		/* peer: then the probe flow (probe.h) */
-	int probe_count;	/* messages */
-	int probe_size;		/* bytes each */
+	bool probe_cnp;		/* peer: check CNPs and the rate reaction too */
+	int probe_count;	/* messages; 0: the default */
+	int probe_size;		/* bytes each; 0: the default */
 };
 
 /* Exit status of `verify`. */

@@ -108,7 +108,7 @@ for e in "${DEVS[@]}"; do
 	tap_diag "$dev (${e#*=}): backend '${backend:-none}', example '${ex:-none}'"
 	if [[ -z $ex ]]; then
 		for t in "state read" "example applied" "read back" "no write" "restored" "read back after restore"; do
-			tap_skip "$dev: no example profile for backend '${backend:-none}' ($(grep -m1 'cc' "$W/$dev.show"))" "$t"
+			tap_skip "$dev: $t" "no example profile for backend '${backend:-none}' ($(grep -m1 'cc' "$W/$dev.show"))"
 		done
 		continue
 	fi

@@ -39,7 +39,7 @@ LAB_ONLY="kmod:counters.sh dcbsim:stacked.sh dcqcn:ecn-bottleneck.sh
 	rocetune:verify_probe.sh"
 DCBSIM_ONLY="dcbsim:lifecycle.sh dcbsim:dcb.sh dcbsim:fault.sh dcbsim:counters.sh dcbsim:devlink.sh
 	rocetune:apply.sh rocetune:apply-kill.sh rocetune:watch.sh rocetune:stats.sh rocetune:doctor.sh"
-HWSIM_ONLY="hwsim:mlx5.sh hwsim:bnxt_re.sh hwsim:mlx5_ofed.sh hwsim:irdma.sh"
+HWSIM_ONLY="hwsim:mlx5.sh hwsim:bnxt_re.sh hwsim:mlx5_ofed.sh hwsim:irdma.sh hwsim:bnxt_re_oot.sh"
 # Needs a peer node (or the lab's two guests); skips naming BASELINE_PEER.
 PEER_ONLY="baseline:ib-vs-roce.sh"
 

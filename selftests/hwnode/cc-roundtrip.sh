@@ -61,7 +61,7 @@ cc_state() {
 	"$RT" -j show dev "$1" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-cc = [v["cc"] for v in d["devices"] if v.get("cc")]
+cc = [v["cc"] for v in d["state"] if v.get("cc")]
 if not cc:
     sys.exit("no cc state for the device")
 print(json.dumps(cc[0], sort_keys=True))'

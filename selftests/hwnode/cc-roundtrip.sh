@@ -89,6 +89,25 @@ for l in lines:
 EOP
 }
 
+# same_as_before BEFORE AFTER: the backend, and every value BEFORE has,
+# equal in AFTER. A value only AFTER has (mlx5: np_cnp_prio, unreadable
+# while np_cnp_prio_mode was 1, which a profile cannot set back) is named.
+same_as_before() {
+	python3 - "$1" "$2" <<'EOP'
+import json, sys
+b, a = (json.load(open(f)) for f in sys.argv[1:3])
+if b.get("backend") != a.get("backend"):
+    sys.exit("backend %s, now %s" % (b.get("backend"), a.get("backend")))
+ba, aa = b.get("active") or {}, a.get("active") or {}
+bad = ["%s %s, now %s" % (k, v, aa.get(k)) for k, v in sorted(ba.items()) if aa.get(k) != v]
+new = sorted(set(aa) - set(ba))
+if new:
+    print("# readable now, not before (not restored):", ", ".join(new))
+if bad:
+    sys.exit("; ".join(bad))
+EOP
+}
+
 example_for() {
 	case $1 in
 	*mlx5-ofed*) echo connectx-ofed.conf;;
@@ -133,9 +152,7 @@ for e in "${DEVS[@]}"; do
 	rc=$?
 	tap_ok "$dev: the values read first applied again (exit $rc)" test "$rc" -eq 0 -o "$rc" -eq 2
 	cc_state "$dev" >"$W/$dev.after" 2>/dev/null
-	tap_ok "$dev: reads as before the test (every value with a neutral name)" \
-		cmp -s "$W/$dev.before" "$W/$dev.after"
-	cmp -s "$W/$dev.before" "$W/$dev.after" ||
-		tap_diag "before: $(cat "$W/$dev.before") after: $(cat "$W/$dev.after")"
+	tap_ok "$dev: every value read before the test reads the same again" \
+		same_as_before "$W/$dev.before" "$W/$dev.after"
 done
 tap_done

@@ -92,13 +92,13 @@ tap_ok "the counters of rxe0/1 are read over RDMA netlink (none bound)" t_read
 mkdir -p "$ROCETUNE_STATE_DIR"
 echo "bind rxe0 1 7 12345" >"$ROCETUNE_STATE_DIR/qp-counters"
 "$RT" stats --unbind-qp-counters --interval 0 dev rxe0 >/dev/null 2>"$W/err2"
-rc=$?
+urc=$?	# not "rc": tap_ok has a local of that name
 tap_diag "stderr: $(tr '\n' ' ' <"$W/err2")"
 t_unbind() {
-	[[ $rc -eq 0 ]] && grep -q "rxe0/1: 0 bindings removed, 1 gone already, 0 failed" "$W/err2" &&
+	[[ $urc -eq 0 ]] && grep -q "rxe0/1: 0 bindings removed, 1 gone already, 0 failed" "$W/err2" &&
 		[[ ! -e $ROCETUNE_STATE_DIR/qp-counters ]] && [[ "$before" == "$(snap)" ]]
 }
-tap_ok "--unbind-qp-counters: a stale record dropped, nothing changed (rc $rc)" t_unbind
+tap_ok "--unbind-qp-counters: a stale record dropped, nothing changed (rc $urc)" t_unbind
 
 kill "$PP" 2>/dev/null
 wait "$PP" 2>/dev/null

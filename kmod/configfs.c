@@ -521,12 +521,19 @@ static ssize_t rtune_staged_store(struct config_item *item, enum rtune_param_id 
 	return err ? err : len;
 }
 
+/*
+ * A device without a backend (a hardware NIC: its firmware runs DCQCN)
+ * has no values of rocetune.ko's in effect: reading active/ fails rather
+ * than show defaults the device does not have (configfs.rst, Backends).
+ */
 static ssize_t rtune_active_show(struct config_item *item, enum rtune_param_id id,
 			      char *page)
 {
-	u32 v = rtune_port_active_value(active_to_port_dir(item)->port, id);
+	struct rtune_port_dir *pd = active_to_port_dir(item);
 
-	return rtune_param_show(id, v, page);
+	if (!pd->dir->dev->has_backend)
+		return -EOPNOTSUPP;
+	return rtune_param_show(id, rtune_port_active_value(pd->port, id), page);
 }
 
 /*

@@ -156,6 +156,9 @@ static void test_help(void)
 	rc = RUN("-j", "stats", "--prometheus");
 	tap_check(rc == 64 && strstr(err, "exclude each other"),
 		  "stats: -j and --prometheus together: usage error (rc %d)", rc);
+	rc = RUN("stats", "--bind-qp-counters", "--unbind-qp-counters");
+	tap_check(rc == 64 && strstr(err, "exclude each other"),
+		  "stats: --bind-qp-counters and --unbind-qp-counters together: usage error (rc %d)", rc);
 	rc = RUN("stats", "--interval", "0", "dev", "rtune-no-such-dev");
 	tap_check(rc == 1 && strstr(err, "no netdev or RDMA device named 'rtune-no-such-dev'"),
 		  "stats dev of a missing device: exit 1, says which (rc %d)", rc);

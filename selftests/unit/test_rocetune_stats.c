@@ -48,7 +48,7 @@ static void test_qp_stats(void)
 	tap_check(n == 2 && q[0].qpn == 17 && q[0].has_peer && q[0].peer_qpn == 18 &&
 		  !strcmp(q[0].state, "live") && q[0].v[QP_RATE_KBPS] == 40000 &&
 		  q[0].v[QP_CNP_RCVD] == 4 && q[0].v[QP_PACED_BYTES] == 7000 &&
-		  q[0].v[QP_RATE_CUTS] == 2 && q[0].valid == (1u << QP_COUNT) - 1 &&
+		  q[0].v[QP_RATE_CUTS] == 2 && q[0].valid == (1u << (QP_RATE_CUTS + 1)) - 1 &&
 		  q[1].qpn == 19 && !q[1].has_peer,
 		  "qp_stats: columns by header name, '-' is unknown");
 	free(q);

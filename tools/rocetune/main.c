@@ -7,7 +7,8 @@
  *   rocetune [-j] check PROFILE
  *   rocetune [-j] show [PROFILE | dev NAME...]
  *   rocetune [-j] [--force] watch [--once] [--repair] [--interval S] ... PROFILE...
- *   rocetune [-j] stats [--interval S] [--prometheus [FILE]] [dev NAME...]
+ *   rocetune [-j] stats [--interval S] [--prometheus [FILE]]
+ *                       [--bind-qp-counters | --unbind-qp-counters] [dev NAME...]
  *   rocetune [-j] top [--interval S] [--iterations N] [--sort KEY] [dev NAME...]
  *   rocetune [-j] doctor [--interval S] [--pause-threshold N] [--error-threshold N]
  *                        [PROFILE | dev NAME...]
@@ -90,13 +91,19 @@ static const struct cmd cmds[] = {
 	  "frames sent and received per priority, link speed, pause, FCS and symbol\n"
 	  "errors, link-down count, netdev traffic and drops, ECN marks, CNPs,\n"
 	  "retransmissions, the RDMA port's state and rate; per QP what rocetune.ko's\n"
-	  "qp_stats reports. Totals, and rates per second from two samples. A value\n"
+	  "qp_stats reports, or a hardware QP's RDMA counter (ECN marks, CNPs,\n"
+	  "retransmissions). Totals, and rates per second from two samples. A value\n"
 	  "a device does not report is shown as not reported (JSON null), never 0.\n"
 	  "  --interval SECONDS   time between the two samples (default 1; 0: one\n"
 	  "                       sample, no rates)\n"
 	  "  --prometheus [FILE]  Prometheus text format (node_exporter textfile\n"
 	  "                       collector), to FILE atomically (temporary + rename)\n"
-	  "                       or stdout (no FILE, or -)\n" },
+	  "                       or stdout (no FILE, or -)\n"
+	  "  --bind-qp-counters   first bind each unbound user QP of the ports to a\n"
+	  "                       new RDMA counter (manual mode) and enable the\n"
+	  "                       optional cc_* counters; QPs and counters someone\n"
+	  "                       else bound, and ports in auto mode, are left alone\n"
+	  "  --unbind-qp-counters first remove only what --bind-qp-counters made\n" },
 	{ "top", "[TOP-OPTS] [dev NAME...]", "live per-port and per-QP rates",
 	  "Refreshes in place (ncurses; plain frames when stdout is not a terminal or\n"
 	  "TERM is dumb), most-paused ports and QPs first. Keys: p (pause), b\n"
@@ -618,6 +625,10 @@ static int run(struct opts *o, const struct cmd *c, char **pos, int npos)
 			fprintf(stderr, "rocetune stats: --prometheus and -j exclude each other\n");
 			return usage_error(c);
 		}
+		if (o->stats.bind_qpc && o->stats.unbind_qpc) {
+			fprintf(stderr, "rocetune stats: --bind-qp-counters and --unbind-qp-counters exclude each other\n");
+			return usage_error(c);
+		}
 		return c->name[0] == 's' ? rtune_stats(&o->stats) : rtune_top(&o->stats);
 	}
 	if (npos != 1)
@@ -689,6 +700,10 @@ static bool stats_opt(struct rtune_stats_opts *so, bool top, int argc, char **ar
 	char *end;
 	long n;
 
+	if (!top && !strcmp(a, "--bind-qp-counters"))
+		return so->bind_qpc = true;
+	if (!top && !strcmp(a, "--unbind-qp-counters"))
+		return so->unbind_qpc = true;
 	if (!top && !strcmp(a, "--prometheus")) {
 		so->prom = true;
 		if (*i + 1 < argc && strcmp(argv[*i + 1], "dev") &&

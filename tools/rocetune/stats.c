@@ -16,6 +16,7 @@
 #include "cfs.h"
 #include "dcb.h"
 #include "host.h"
+#include "qpctr.h"
 #include "stats.h"
 #include "../../kmod/core/counter_names.h"
 
@@ -73,7 +74,8 @@ const struct rtune_st_desc rtune_st_descs[ST_COUNT] = {
 const char *const rtune_qp_keys[QP_COUNT] = {
 	[QP_RATE_KBPS] = "rate_kbps", [QP_CNP_SENT] = "cnp_sent", [QP_CNP_RCVD] = "cnp_rcvd",
 	[QP_CE_RCVD] = "ce_rcvd", [QP_PACED_PKTS] = "paced_pkts", [QP_PACED_BYTES] = "paced_bytes",
-	[QP_RATE_CUTS] = "rate_cuts",
+	[QP_RATE_CUTS] = "rate_cuts", [QP_RETRANS] = "retransmissions",
+	[QP_DUP_REQ] = "duplicate_requests", [QP_OUT_OF_SEQ] = "out_of_sequence",
 };
 
 const char *const rtune_st_sort_names[3] = { "pause", "busy", "name" };
@@ -292,6 +294,42 @@ void rtune_st_map_hw(struct rtune_stport *p)
 	}
 }
 
+/*
+ * An RDMA counter's hardware counters under the per-QP neutral names
+ * (Documentation/hardware.rst, "Per-QP congestion counters"): mlx5's
+ * optional cc_* counters, and its q-counters for retransmissions (the
+ * events that make the requester retransmit: an ACK timeout, a NAK
+ * sequence error, an implied NAK), duplicate requests and out-of-sequence
+ * packets. A neutral counter none of whose sources is there stays unset.
+ */
+void rtune_st_map_qpc(const struct rtune_qpc *c, struct rtune_stqp *q)
+{
+	static const struct { const char *name; int id; } map[] = {
+		{ "cc_rx_ce_pkts", QP_CE_RCVD }, { "cc_rx_cnp_pkts", QP_CNP_RCVD },
+		{ "cc_tx_cnp_pkts", QP_CNP_SENT },
+		{ "local_ack_timeout_err", QP_RETRANS }, { "packet_seq_err", QP_RETRANS },
+		{ "implied_nak_seq_err", QP_RETRANS },
+		{ "duplicate_request", QP_DUP_REQ }, { "out_of_sequence", QP_OUT_OF_SEQ },
+	};
+	unsigned int k;
+	int i;
+
+	q->counter_id = c->id;
+	q->counter_qps = c->nqp;
+	q->counter_ours = c->ours;
+	for (i = 0; i < c->nhw; i++)
+		for (k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
+			int id = map[k].id;
+
+			if (strcmp(c->hw[i].name, map[k].name))
+				continue;
+			if (!(q->valid & (1u << id)))
+				q->v[id] = 0;
+			q->v[id] += c->hw[i].v;
+			q->valid |= 1u << id;
+		}
+}
+
 /* --- reading one device --- */
 
 /* A whole file of any size (qp_stats is a binary attribute), NUL-ended. */
@@ -340,7 +378,57 @@ static const char *cfs_root(void)
 	return r && *r ? r : "/sys/kernel/config";
 }
 
-static void read_rdma(struct rtune_stport *p)
+/*
+ * The port's RDMA counters: one QP entry per counter, under its first QP
+ * (a counter an operator bound several QPs to counts them together).
+ */
+static void read_qpc(struct rtune_qpc_io *io, struct rtune_stport *p)
+{
+	struct rtune_qpc_port qp;
+	char state[4096];
+	uint32_t idx;
+	int i, k, err;
+
+	memset(&qp, 0, sizeof(qp));
+	p->qpc_err = EOPNOTSUPP;
+	if (!io->xact)
+		return;
+	err = qpc_dev_index(io, p->ibdev, &idx);
+	if (!err)
+		err = qpc_port_read(io, p->ibdev, idx, p->port, &qp);
+	if (err) {
+		p->qpc_err = -err;
+		qpc_port_free(&qp);
+		return;
+	}
+	qpc_state_path(state, sizeof(state));
+	qpc_mark_ours(state, &qp);
+	p->qpc_err = 0;
+	p->qpc_mode = qp.mode;
+	p->nqpc = qp.nc;
+	for (i = 0; i < qp.nc; i++) {
+		struct rtune_stqp *q = NULL, *nq;
+
+		if (!qp.c[i].nqp)
+			continue;
+		for (k = 0; k < p->nqp; k++)
+			if (p->qp[k].qpn == qp.c[i].qpn[0])
+				q = &p->qp[k];
+		if (!q) {
+			nq = realloc(p->qp, (size_t)(p->nqp + 1) * sizeof(*nq));
+			if (!nq)
+				break;
+			p->qp = nq;
+			q = &nq[p->nqp++];
+			memset(q, 0, sizeof(*q));
+			q->qpn = qp.c[i].qpn[0];
+		}
+		rtune_st_map_qpc(&qp.c[i], q);
+	}
+	qpc_port_free(&qp);
+}
+
+static void read_rdma(struct rtune_qpc_io *io, struct rtune_stport *p)
 {
 	char dir[256], path[600], buf[4096];
 	struct rtune_stctr ko[32];
@@ -414,10 +502,11 @@ static void read_rdma(struct rtune_stport *p)
 		}
 		free(qs);
 	}
+	read_qpc(io, p);
 }
 
-static void read_port(struct nl_sock *sk, struct rtune_ethtool *et, const struct rtune_link *l,
-		      struct rtune_stport *p)
+static void read_port(struct nl_sock *sk, struct rtune_ethtool *et, struct rtune_qpc_io *io,
+		      const struct rtune_link *l, struct rtune_stport *p)
 {
 	static const struct { int id; rtnl_link_stat_id_t nl; } rt[] = {
 		{ ST_RX_BYTES, RTNL_LINK_RX_BYTES }, { ST_TX_BYTES, RTNL_LINK_TX_BYTES },
@@ -477,7 +566,7 @@ static void read_port(struct nl_sock *sk, struct rtune_ethtool *et, const struct
 		set_v(p, ST_LINK_DOWN, p->eth.link_down);
 
 	if (p->has_ib)
-		read_rdma(p);
+		read_rdma(io, p);
 }
 
 static double now_s(void)
@@ -492,6 +581,7 @@ int rtune_st_sample(char *const *names, int nnames, struct rtune_stsnap *s)
 {
 	static struct rtune_host h;
 	struct rtune_ethtool et = { 0 };
+	struct rtune_qpc_io io = { .xact = NULL };
 	struct nl_sock *sk = rtune_nl_open(NETLINK_ROUTE);
 	int err, i;
 
@@ -507,10 +597,13 @@ int rtune_st_sample(char *const *names, int nnames, struct rtune_stsnap *s)
 		goto out;
 	}
 	rtune_ethtool_open(&et);	/* without it, each group is "not reported" */
+	if (qpc_io_open(&io))
+		io.xact = NULL;	/* without it, the RDMA counters are "not reported" */
 	s->t = now_s();
 	for (i = 0; i < h.n; i++)
-		read_port(sk, &et, &h.dev[i], &s->p[s->n++]);
+		read_port(sk, &et, &io, &h.dev[i], &s->p[s->n++]);
 	rtune_ethtool_close(&et);
+	qpc_io_close(&io);
 out:
 	nl_socket_free(sk);
 	return err;

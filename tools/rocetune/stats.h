@@ -38,10 +38,14 @@ struct rtune_st_desc {
 };
 extern const struct rtune_st_desc rtune_st_descs[ST_COUNT];
 
-/* Per-QP counters of rocetune.ko's qp_stats (datapath.rst), in output order. */
+/*
+ * Per-QP counters, in output order: rocetune.ko's qp_stats on Soft-RoCE
+ * (datapath.rst), and the same names from a hardware QP's RDMA counter
+ * (qpctr.h; the last three only from hardware).
+ */
 enum rtune_qp_id {
 	QP_RATE_KBPS, QP_CNP_SENT, QP_CNP_RCVD, QP_CE_RCVD, QP_PACED_PKTS, QP_PACED_BYTES,
-	QP_RATE_CUTS, QP_COUNT
+	QP_RATE_CUTS, QP_RETRANS, QP_DUP_REQ, QP_OUT_OF_SEQ, QP_COUNT
 };
 extern const char *const rtune_qp_keys[QP_COUNT];
 
@@ -54,7 +58,16 @@ struct rtune_stqp {
 	uint32_t valid;		/* bit i: v[i] was read */
 	double rate[QP_COUNT];
 	uint32_t rvalid;	/* bit i: rate[i] computed */
+	/* from an RDMA counter (qpctr.h): its id (0: none), how many QPs it
+	 * counts (more than 1: the values are theirs together), and whether
+	 * rocetune bound it (stats --bind-qp-counters) */
+	uint32_t counter_id, counter_qps;
+	bool counter_ours;
 };
+
+struct rtune_qpc;
+/* The neutral per-QP counters of an RDMA counter's hardware counters. */
+void rtune_st_map_qpc(const struct rtune_qpc *c, struct rtune_stqp *q);
 
 struct rtune_stctr {
 	char name[48];
@@ -93,9 +106,13 @@ struct rtune_stport {
 	struct rtune_stctr hw[RTUNE_ST_MAX_HW];	/* the driver's hw_counters, raw */
 	int nhw;
 
-	struct rtune_stqp *qp;	/* rocetune.ko's qp_stats, NULL/0 without */
+	struct rtune_stqp *qp;	/* rocetune.ko's qp_stats and RDMA counters, NULL/0 without */
 	int nqp;
 	bool has_qp_stats;
+	/* RDMA counters (qpctr.h): qpc_err 0 when they were read */
+	int qpc_err;
+	uint32_t qpc_mode;	/* the port's counter mode: none, auto, manual */
+	int nqpc;		/* counters read */
 };
 
 struct rtune_stsnap {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <curses.h>
 #include "output.h"
+#include "qpctr.h"
 #include "stats.h"
 #include "stats_cmd.h"
 
@@ -76,11 +77,91 @@ static int missing(const struct rtune_stats_opts *o, const struct rtune_stsnap *
 	return bad;
 }
 
+/* The PCI driver of an RDMA device, "" when it has none (Soft-RoCE). */
+static void ib_driver(const char *ibdev, char *drv, size_t len)
+{
+	char path[512], link[512];
+	ssize_t n;
+	const char *b;
+
+	drv[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/driver", ibdev);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return;
+	link[n] = '\0';
+	b = strrchr(link, '/');
+	snprintf(drv, len, "%.63s", b ? b + 1 : link);
+}
+
+/*
+ * --bind-qp-counters / --unbind-qp-counters on every RDMA port of the
+ * selection (qpctr.h), one line per port on stderr. Exit 1 when a bind or
+ * unbind failed, or when no port could bind at all.
+ */
+static int qpc_action(const struct rtune_stats_opts *o)
+{
+	struct rtune_stsnap s;
+	struct rtune_qpc_io io;
+	char state[4096], drv[64];
+	int i, err, code = 0, ok = 0, ports = 0;
+
+	err = rtune_st_sample(o->names, o->nnames, &s);
+	if (!err)
+		err = qpc_io_open(&io);
+	if (err) {
+		fprintf(stderr, "rocetune: stats: cannot read the host: %s\n", strerror(-err));
+		rtune_st_free(&s);
+		return RTUNE_EXIT_FAILED;
+	}
+	qpc_state_path(state, sizeof(state));
+	for (i = 0; i < s.n; i++) {
+		const struct rtune_stport *p = &s.p[i];
+		struct rtune_qpc_result r;
+
+		if (!p->has_ib || p->gone)
+			continue;
+		ports++;
+		if (o->bind_qpc) {
+			ib_driver(p->ibdev, drv, sizeof(drv));
+			err = qpc_bind(&io, state, p->ibdev, drv, p->port, &r);
+		} else {
+			err = qpc_unbind(&io, state, p->ibdev, p->port, &r);
+		}
+		if (err) {
+			fprintf(stderr, "rocetune: qp counters: %s/%u: %s\n", p->ibdev, p->port, strerror(-err));
+			code = RTUNE_EXIT_FAILED;
+		} else if (r.unsupported || r.auto_mode) {
+			fprintf(stderr, "rocetune: qp counters: %s/%u: %s: %s\n", p->ibdev, p->port,
+				r.unsupported ? "unsupported" : "left alone", r.why);
+		} else if (o->bind_qpc) {
+			fprintf(stderr, "rocetune: qp counters: %s/%u: %d QP%s bound, %d bound already (kept), %d not counted (kernel or type), %d failed, %d optional counter%s enabled%s%s\n",
+				p->ibdev, p->port, r.bound, r.bound == 1 ? "" : "s", r.already, r.skipped,
+				r.failed, r.enabled, r.enabled == 1 ? "" : "s", r.why[0] ? ": " : "", r.why);
+			ok++;
+		} else {
+			fprintf(stderr, "rocetune: qp counters: %s/%u: %d binding%s removed, %d gone already, %d failed, %d optional counter%s disabled%s%s\n",
+				p->ibdev, p->port, r.removed, r.removed == 1 ? "" : "s", r.gone, r.failed,
+				r.disabled, r.disabled == 1 ? "" : "s", r.why[0] ? ": " : "", r.why);
+			ok++;
+		}
+		if (!err && r.failed)
+			code = RTUNE_EXIT_FAILED;
+	}
+	if (o->bind_qpc && ports && !ok)
+		code = RTUNE_EXIT_FAILED;	/* nothing could be bound anywhere */
+	qpc_io_close(&io);
+	rtune_st_free(&s);
+	return code;
+}
+
 int rtune_stats(const struct rtune_stats_opts *o)
 {
 	struct rtune_stsnap s;
 	int err, code = 0;
 
+	if (o->bind_qpc || o->unbind_qpc)
+		code = qpc_action(o);
 	err = two_samples(o, &s);
 	if (err) {
 		fprintf(stderr, "rocetune: stats: cannot read the host: %s\n", strerror(-err));

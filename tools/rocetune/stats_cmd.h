@@ -13,6 +13,8 @@ struct rtune_stats_opts {
 	const char *prom_file;	/* NULL or "-": stdout */
 	int iterations;		/* top: 0 = until q, SIGINT or SIGTERM */
 	enum rtune_st_sort sort;
+	bool bind_qpc;		/* stats --bind-qp-counters */
+	bool unbind_qpc;	/* stats --unbind-qp-counters */
 	char **names;		/* dev NAME...: netdevs or RDMA devices */
 	int nnames;
 };

@@ -106,13 +106,19 @@ void rtune_st_text(FILE *f, const struct rtune_stsnap *s, bool rates)
 				fprintf(f, "  %10s/s", hr(b1, sizeof(b1), has(p->rvalid, k), p->rate[k]));
 			fprintf(f, "\n");
 		}
-		if (p->has_ib && !p->has_qp_stats)
-			fprintf(f, "    qps: not reported (rocetune.ko's qp_stats not found)\n");
+		if (p->has_ib && !p->has_qp_stats && !p->nqpc)
+			fprintf(f, "    qps: not reported (rocetune.ko's qp_stats not found%s)\n",
+				p->qpc_err ? "" : ", no QP bound to an RDMA counter");
 		for (k = 0; k < p->nqp; k++) {
 			const struct rtune_stqp *q = &p->qp[k];
 			int c;
 
-			fprintf(f, "    qp %u%s%s:", q->qpn, q->state[0] ? " " : "", q->state);
+			fprintf(f, "    qp %u%s%s", q->qpn, q->state[0] ? " " : "", q->state);
+			if (q->counter_id)
+				fprintf(f, " (rdma counter %u%s%s)", q->counter_id,
+					q->counter_ours ? ", rocetune's" : "",
+					q->counter_qps > 1 ? ", shared: the sum of its QPs" : "");
+			fputc(':', f);
 			for (c = 0; c < QP_COUNT; c++) {
 				if (!has(q->valid, c))
 					continue;
@@ -158,6 +164,8 @@ static void j_errs(struct jw *j, const struct rtune_stport *p)
 			jw_str(j, g[i].name, why(g[i].err));
 	if (p->has_ib && !p->has_qp_stats)
 		jw_str(j, "qp_stats", "not reported");
+	if (p->has_ib && p->qpc_err)
+		jw_str(j, "rdma_counters", why(p->qpc_err));
 	jw_end_obj(j);
 }
 
@@ -214,7 +222,7 @@ static void j_port(struct jw *j, const struct rtune_stport *p)
 	} else {
 		jw_null(j, "rdma");
 	}
-	if (p->has_qp_stats) {
+	if (p->has_qp_stats || p->nqp) {
 		jw_arr(j, "qps");
 		for (k = 0; k < p->nqp; k++) {
 			const struct rtune_stqp *q = &p->qp[k];
@@ -227,6 +235,13 @@ static void j_port(struct jw *j, const struct rtune_stport *p)
 			else
 				jw_null(j, "peer_qpn");
 			jw_str(j, "state", q->state[0] ? q->state : NULL);
+			if (q->counter_id) {
+				jw_obj(j, "rdma_counter");
+				jw_int(j, "id", q->counter_id);
+				jw_int(j, "qps", q->counter_qps);
+				jw_bool(j, "rocetune", q->counter_ours);
+				jw_end_obj(j);
+			}
 			jw_obj(j, "counters");
 			for (c = 0; c < QP_COUNT; c++)
 				j_ctr(j, rtune_qp_keys[c], has(q->valid, c), q->v[c], has(q->rvalid, c),
@@ -305,6 +320,11 @@ static const struct {
 	{ QP_PACED_PKTS, "rocetune_qp_paced_packets_total", "Packets of the QP the datapath paced." },
 	{ QP_PACED_BYTES, "rocetune_qp_paced_bytes_total", "Bytes of the QP the datapath paced." },
 	{ QP_RATE_CUTS, "rocetune_qp_rate_cuts_total", "DCQCN rate cuts of the QP." },
+	{ QP_RETRANS, "rocetune_qp_retransmissions_total",
+	  "Times the QP's requester retransmitted (ACK timeout, NAK sequence error, implied NAK)." },
+	{ QP_DUP_REQ, "rocetune_qp_duplicate_requests_total", "Duplicate requests the QP received." },
+	{ QP_OUT_OF_SEQ, "rocetune_qp_out_of_sequence_total",
+	  "Out-of-sequence packets the QP received." },
 };
 
 static void prom_qp_labels(FILE *f, const struct rtune_stport *p, const struct rtune_stqp *q)
@@ -408,7 +428,8 @@ void rtune_st_prom(FILE *f, const struct rtune_stsnap *s)
 		prom_head(f, prom_qp[m].name, "counter", prom_qp[m].help);
 		for (i = 0; i < s->n; i++)
 			for (k = 0; !s->p[i].gone && k < s->p[i].nqp; k++)
-				if (has(s->p[i].qp[k].valid, prom_qp[m].id)) {
+				if (has(s->p[i].qp[k].valid, prom_qp[m].id) &&
+				    s->p[i].qp[k].counter_qps <= 1) {	/* a shared counter is not one QP's */
 					fputs(prom_qp[m].name, f);
 					prom_qp_labels(f, &s->p[i], &s->p[i].qp[k]);
 					fprintf(f, " %llu\n",

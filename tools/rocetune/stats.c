@@ -47,6 +47,14 @@ const struct rtune_st_desc rtune_st_descs[ST_COUNT] = {
 	[ST_LINK_DOWN] = { "link_down_events", "rocetune_link_down_events_total",
 		"Times the link went down.", ST_NETDEV,
 		"ethtool netlink LINKSTATE_GET ext_down_cnt (Linux 6.2+)" },
+	[ST_STORM_WARN] = { "pause_storm_warning_events",
+		"rocetune_link_pause_storm_warning_events_total",
+		"Times the NIC sent PFC pauses for longer than its storm warning watermark.",
+		ST_NETDEV, "ethtool -S tx_pause_storm_warning_events (mlx5)" },
+	[ST_STORM_ERR] = { "pause_storm_error_events",
+		"rocetune_link_pause_storm_error_events_total",
+		"Times the NIC's PFC storm prevention stopped its pauses (drops possible).",
+		ST_NETDEV, "ethtool -S tx_pause_storm_error_events (mlx5)" },
 	[ST_ECN_MARKED] = { "ecn_marked_rx", "rocetune_rdma_ecn_marked_packets_received_total",
 		"CE-marked RoCEv2 packets received.", ST_RDMA,
 		"rocetune.ko counters ecn_marked_rx, or hw_counters np_ecn_marked_roce_packets (mlx5, bnxt_re)" },
@@ -475,6 +483,10 @@ static void read_port(struct nl_sock *sk, struct rtune_ethtool *et, const struct
 		set_v(p, ST_SYM_ERR, p->eth.sym_err);
 	if (p->eth.has_link_down)
 		set_v(p, ST_LINK_DOWN, p->eth.link_down);
+	if (p->eth.has_drv[RTUNE_ETH_STORM_WARN])
+		set_v(p, ST_STORM_WARN, p->eth.drv[RTUNE_ETH_STORM_WARN]);
+	if (p->eth.has_drv[RTUNE_ETH_STORM_ERR])
+		set_v(p, ST_STORM_ERR, p->eth.drv[RTUNE_ETH_STORM_ERR]);
 
 	if (p->has_ib)
 		read_rdma(p);

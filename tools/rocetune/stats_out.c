@@ -149,6 +149,7 @@ static void j_errs(struct jw *j, const struct rtune_stport *p)
 		{ "ethtool_linkstate", p->eth.has_link_down ? 0 : p->eth.linkstate_err ? p->eth.linkstate_err : EOPNOTSUPP },
 		{ "ethtool_pause", p->eth.pause_err },
 		{ "ethtool_stats", p->eth.stats_err },
+		{ "ethtool_driver_stats", p->eth.gstats_err },
 	};
 	unsigned int i;
 

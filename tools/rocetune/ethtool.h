@@ -62,6 +62,12 @@ struct rtune_eth {
 	bool has_drv[RTUNE_ETH_DRV_COUNT];
 	uint64_t drv[RTUNE_ETH_DRV_COUNT];
 	char drv_name[RTUNE_ETH_DRV_COUNT][RTUNE_ETH_GSTRING_LEN + 1];
+	/* ethtool -S: per priority, the time PFC paused it, in microseconds
+	 * (mlx5 rx_prio<N>_pause_duration: pauses received, the port held
+	 * back; tx_prio<N>_pause_duration: pauses sent). Bit N of a mask: that
+	 * priority's value was read (mlx5 lists PFC-enabled priorities only). */
+	uint8_t pause_us_rx_mask, pause_us_tx_mask;
+	uint64_t pause_us_rx[8], pause_us_tx[8];
 	int gstats_err;		/* EOPNOTSUPP: none of them (or no ethtool -S) */
 };
 
@@ -89,9 +95,10 @@ int rtune_ethtool_pfc_tout(const char *ifname, uint16_t *ms);
 int rtune_ethtool_set_pfc_tout(const char *ifname, uint16_t ms);
 
 /*
- * The driver's statistics of enum rtune_eth_drv (ETHTOOL_GSSET_INFO,
- * GSTRINGS, GSTATS ioctls). Fills has_drv/drv/drv_name; 0 or a negative
- * errno (-EOPNOTSUPP: no ethtool -S, or none of the names).
+ * The driver's statistics of enum rtune_eth_drv and the per-priority
+ * pause durations (ETHTOOL_GSSET_INFO, GSTRINGS, GSTATS ioctls). Fills
+ * has_drv/drv/drv_name and pause_us_*; 0 or a negative errno
+ * (-EOPNOTSUPP: no ethtool -S, or none of the names).
  */
 int rtune_ethtool_gstats(const char *ifname, struct rtune_eth *e);
 /*

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A few of the driver's own statistics (`ethtool -S`), read by name: the
- * PFC pause-storm counters of the drivers that have them. ethtool netlink
+ * PFC pause-storm counters and the per-priority pause durations of the
+ * drivers that have them. ethtool netlink
  * has the names (STRSET_GET) but no message with the values, so the three
  * ETHTOOL_* ioctls `ethtool -S` uses are the one way to them:
  * GSSET_INFO (how many), GSTRINGS (the names), GSTATS (the values).
@@ -44,6 +45,33 @@ static const struct {
 	{ "tx_pause_storm_error_events", RTUNE_ETH_STORM_ERR },		/* mlx5 */
 };
 
+/*
+ * Per-priority pause durations, in microseconds: "<dir>_prio<N><suffix>"
+ * with N one digit 0-7. mlx5: rx_prio<N>_pause_duration (pauses received:
+ * the time the port did not send on N), tx_prio<N>_pause_duration
+ * (pauses sent), both documented in microseconds. bnxt_en's
+ * pfc_pri<N>_{rx,tx}_duration_us are not read: their unit is unchecked.
+ */
+static const char dur_prefix_rx[] = "rx_prio", dur_prefix_tx[] = "tx_prio";
+static const char dur_suffix[] = "_pause_duration";
+
+/* Is @n (@len bytes) a pause duration? Then *@tx and *@prio say which. */
+static bool pause_dur(const char *n, size_t len, bool *tx, int *prio)
+{
+	size_t pl = sizeof(dur_prefix_rx) - 1, sl = sizeof(dur_suffix) - 1;
+
+	if (len != pl + 1 + sl || n[pl] < '0' || n[pl] > '7' || memcmp(n + pl + 1, dur_suffix, sl))
+		return false;
+	if (!memcmp(n, dur_prefix_rx, pl))
+		*tx = false;
+	else if (!memcmp(n, dur_prefix_tx, pl))
+		*tx = true;
+	else
+		return false;
+	*prio = n[pl] - '0';
+	return true;
+}
+
 /* More statistics than this is no NIC's: refused rather than allocated. */
 #define GSTATS_MAX (1u << 20)
 
@@ -54,11 +82,24 @@ int rtune_eth_gstats_pick(const char *names, uint32_t nnames, const uint64_t *va
 	unsigned int k;
 
 	memset(e->has_drv, 0, sizeof(e->has_drv));
+	e->pause_us_rx_mask = e->pause_us_tx_mask = 0;
 	if (nnames != nvals || nnames > GSTATS_MAX)
 		return -EPROTO;
 	for (i = 0; i < nnames; i++) {
 		const char *n = names + (size_t)i * RTUNE_ETH_GSTRING_LEN;
 		size_t len = strnlen(n, RTUNE_ETH_GSTRING_LEN);
+		bool tx;
+		int prio;
+
+		if (pause_dur(n, len, &tx, &prio)) {
+			uint8_t *mask = tx ? &e->pause_us_tx_mask : &e->pause_us_rx_mask;
+
+			if (!(*mask & (1u << prio))) {	/* the first of a name counts */
+				(tx ? e->pause_us_tx : e->pause_us_rx)[prio] = vals[i];
+				*mask |= (uint8_t)(1u << prio);
+			}
+			continue;
+		}
 
 		for (k = 0; k < sizeof(drv_names) / sizeof(drv_names[0]); k++) {
 			enum rtune_eth_drv id = drv_names[k].id;
@@ -152,6 +193,7 @@ int rtune_ethtool_gstats(const char *ifname, struct rtune_eth *e)
 	unsigned int k;
 
 	memset(e->has_drv, 0, sizeof(e->has_drv));
+	e->pause_us_rx_mask = e->pause_us_tx_mask = 0;
 	if (strlen(ifname) >= IFNAMSIZ)
 		return -ENODEV;
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -168,5 +210,5 @@ int rtune_ethtool_gstats(const char *ifname, struct rtune_eth *e)
 	for (k = 0; k < RTUNE_ETH_DRV_COUNT; k++)
 		if (e->has_drv[k])
 			return 0;
-	return -EOPNOTSUPP;
+	return e->pause_us_rx_mask | e->pause_us_tx_mask ? 0 : -EOPNOTSUPP;
 }

@@ -593,6 +593,18 @@ void rtune_st_rates(const struct rtune_stsnap *prev, struct rtune_stsnap *cur)
 		for (k = 0; k < ST_COUNT; k++)
 			if ((a->valid & b->valid & (1u << k)) && rate_of(a->v[k], b->v[k], dt, &b->rate[k]))
 				b->rvalid |= 1u << k;
+		for (k = 0; k < 8; k++) {
+			uint8_t bit = (uint8_t)(1u << k);
+
+			if ((a->eth.pause_us_tx_mask & b->eth.pause_us_tx_mask & bit) &&
+			    rate_of(a->eth.pause_us_tx[k], b->eth.pause_us_tx[k], dt,
+				    &b->pause_us_tx_rate[k]))
+				b->pause_us_tx_rmask |= bit;
+			if ((a->eth.pause_us_rx_mask & b->eth.pause_us_rx_mask & bit) &&
+			    rate_of(a->eth.pause_us_rx[k], b->eth.pause_us_rx[k], dt,
+				    &b->pause_us_rx_rate[k]))
+				b->pause_us_rx_rmask |= bit;
+		}
 		if (a->has_pfc && b->has_pfc) {
 			b->has_pfc_rate = true;
 			for (k = 0; k < 8; k++)

@@ -83,6 +83,9 @@ struct rtune_stport {
 	uint64_t pfc_tx[8], pfc_rx[8];
 	bool has_pfc_rate;
 	double pfc_tx_rate[8], pfc_rx_rate[8];
+	/* the pause durations' rates (us/s), from eth.pause_us_*; bit N: set */
+	uint8_t pause_us_tx_rmask, pause_us_rx_rmask;
+	double pause_us_tx_rate[8], pause_us_rx_rate[8];
 	int dcb_err;		/* positive errno when dcbnl did not answer */
 
 	bool has_speed;

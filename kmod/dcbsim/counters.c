@@ -15,8 +15,9 @@
  *     add      write N: the counter jumps by N now (write-only)
  *
  * <name> is pause_rx_prio<N> and pause_tx_prio<N> (N 0-7: PFC frames
- * received and sent for priority N), fcs_errors, symbol_errors and
- * link_down_events.
+ * received and sent for priority N), fcs_errors, symbol_errors,
+ * link_down_events, pause_storm_warning_events and pause_storm_error_events
+ * (the storm detector's events: "add" injects them).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -163,8 +164,12 @@ static void dcbsim_ctr_name(int id, char *buf, size_t len)
 		strscpy(buf, "fcs_errors", len);
 	else if (id == DCBSIM_CTR_SYMBOL_ERRORS)
 		strscpy(buf, "symbol_errors", len);
-	else
+	else if (id == DCBSIM_CTR_LINK_DOWN)
 		strscpy(buf, "link_down_events", len);
+	else if (id == DCBSIM_CTR_STORM_WARN)
+		strscpy(buf, "pause_storm_warning_events", len);
+	else
+		strscpy(buf, "pause_storm_error_events", len);
 }
 
 /* Under @dir, the device's debugfs directory; removed with it. Failures

@@ -99,6 +99,12 @@ enum dcbsim_ctr_id {
 	DCBSIM_CTR_FCS_ERRORS = DCBSIM_CTR_PAUSE_TX + IEEE_8021QAZ_MAX_TCS,
 	DCBSIM_CTR_SYMBOL_ERRORS,
 	DCBSIM_CTR_LINK_DOWN,
+	/* PFC storm detection, as mlx5 counts it: the device sent pauses
+	 * past its warning watermark, or past its storm prevention timeout
+	 * (and stopped them). Per port. Only injected: nothing pauses here.
+	 */
+	DCBSIM_CTR_STORM_WARN,
+	DCBSIM_CTR_STORM_ERR,
 	DCBSIM_CTR_NUM,
 };
 

@@ -17,7 +17,9 @@
  *   get_link_ext_stats  link_down_events (6.2+)
  *   ethtool -S          rx_prio<N>_pause, tx_prio<N>_pause (N 0-7),
  *                       rx_crc_errors_phy, rx_symbol_err_phy,
- *                       link_down_events_phy (mlx5's names)
+ *                       link_down_events_phy,
+ *                       tx_pause_storm_warning_events,
+ *                       tx_pause_storm_error_events (mlx5's names)
  *
  * and the tunable ETHTOOL_PFC_PREVENTION_TOUT with mlx5's rules.
  *
@@ -154,13 +156,20 @@ static const char * const dcbsim_port_stat_names[] = {
 	"rx_crc_errors_phy",
 	"rx_symbol_err_phy",
 	"link_down_events_phy",
+	"tx_pause_storm_warning_events",
+	"tx_pause_storm_error_events",
 };
 
 static const int dcbsim_port_stat_ctrs[] = {
 	DCBSIM_CTR_FCS_ERRORS,
 	DCBSIM_CTR_SYMBOL_ERRORS,
 	DCBSIM_CTR_LINK_DOWN,
+	DCBSIM_CTR_STORM_WARN,
+	DCBSIM_CTR_STORM_ERR,
 };
+
+static_assert(ARRAY_SIZE(dcbsim_port_stat_names) ==
+	      ARRAY_SIZE(dcbsim_port_stat_ctrs));
 
 #define DCBSIM_NUM_STATS \
 	(DCBSIM_NUM_PRIO_STATS + ARRAY_SIZE(dcbsim_port_stat_names))

@@ -4,8 +4,9 @@
 # dcbsim's counters and link as the real tools see them, one guest:
 #   a clean device reads zero everywhere;
 #   counters/<name>/add and value: dcb's PFC requests/indications,
-#     ethtool -S (mlx5's names), ethtool -I -a (pause statistics) and the
-#     802.3 groups agree with what was injected;
+#     ethtool -S (mlx5's names, the pause-storm events included), ethtool
+#     -I -a (pause statistics) and the 802.3 groups agree with what was
+#     injected;
 #   counters/<name>/rate: a pause storm and an error rate rise at about
 #     the injected rate over a measured window;
 #   link_speed: ethtool shows a port that trained down; link_flap;
@@ -36,7 +37,7 @@ WINDOW=4
 SLACK_PCT=2
 MAX_SPREAD_PCT=15
 
-tap_plan 56
+tap_plan 57
 
 ds_load && ip link add $D type dcbsim && ip link set $D up ||
 	tap_bail "cannot create $D"
@@ -107,8 +108,9 @@ raw=$(stats_raw $D)
 names="" vals=""
 for p in 0 1 2 3 4 5 6 7; do names+=" rx_prio${p}_pause tx_prio${p}_pause"; done
 names+=" rx_crc_errors_phy rx_symbol_err_phy link_down_events_phy"
+names+=" tx_pause_storm_warning_events tx_pause_storm_error_events"
 for n in $names; do vals+="$(toolout "$n" <<<"$raw" || echo "$n:missing") "; done
-tap_eq "clean: ethtool -S: the 19 counters are there and 0" \
+tap_eq "clean: ethtool -S: the 21 counters are there and 0" \
 	"$(for n in $names; do printf '0 '; done)" "$vals"
 raw=$(pause_raw $D)
 tap_eq "clean: ethtool -I -a: tx/rx_pause_frames 0" "0 0" \
@@ -140,9 +142,13 @@ tap_eq "add: ethtool -I -a: tx_pause_frames 257, rx_pause_frames 1000 (sums over
 	"$(toolout tx_pause_frames <<<"$raw") $(toolout rx_pause_frames <<<"$raw")"
 ctr_write $D fcs_errors add 42
 ctr_write $D symbol_errors add 9
+ctr_write $D pause_storm_warning_events add 4
+ctr_write $D pause_storm_error_events add 1
 raw=$(stats_raw $D)
 tap_eq "add: ethtool -S rx_crc_errors_phy 42, rx_symbol_err_phy 9" "42 9" \
 	"$(toolout rx_crc_errors_phy <<<"$raw") $(toolout rx_symbol_err_phy <<<"$raw")"
+tap_eq "add: ethtool -S tx_pause_storm_warning_events 4, tx_pause_storm_error_events 1" "4 1" \
+	"$(toolout tx_pause_storm_warning_events <<<"$raw") $(toolout tx_pause_storm_error_events <<<"$raw")"
 if have eth_stats; then
 	raw=$(groups_raw $D)
 	tap_eq "add: groups: SymbolErrorDuringCarrier 9, FrameCheckSequenceErrors 42, MACControlFrames tx 257 rx 1000" \

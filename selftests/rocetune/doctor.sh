@@ -6,7 +6,9 @@
 # applied, fq as the root qdisc) is reported clean, with and without the
 # profile; then each fault, injected alone and undone after, is reported
 # as exactly its finding, with its evidence: a pause storm (dcbsim's
-# debugfs rate), storm prevention off (the ethtool tunable), a speed drop
+# debugfs rate), a storm seen only by the NIC's storm counter
+# (tx_pause_storm_error_events in ethtool -S, which stats reads the same as
+# ethtool), storm prevention off (the ethtool tunable), a speed drop
 # (link_speed), rising FCS errors, an MTU that is not the profile's, ECN
 # off and the CNP DSCP on another priority (rocetune.ko's configfs), the
 # RDMA-CM ToS on a priority without PFC, pacing inactive (pfifo_fast),
@@ -151,6 +153,38 @@ tap_ok "the findings document validates against rocetune-doctor.v1.json" \
 	sh -c "python3 '$SCHEMA' rocetune-doctor.v1.json < '$W/doc.json'"
 echo 0 > "$D/counters/pause_rx_prio3/rate"
 tap_eq "pause storm over: clean again (the totals stay, the rate is 0)" "0 clean" "$(doc "$P")"
+
+# ------------------------------------------- the NIC's own storm counters
+# Storm error events alone (mlx5's tx_pause_storm_error_events, which
+# dcbsim lists in ethtool -S), no pause frames: the doctor finds the storm
+# from the counter and names it, with how much it rose in the window.
+SE=$D/counters/pause_storm_error_events
+if [[ -d $SE ]] && ethtool -S dcb0 2>/dev/null | grep -q 'tx_pause_storm_error_events:'; then
+	echo 10 > "$SE/rate"
+	tap_eq "storm error events only (10/s, no pause frames): exit 3, pause-storm only, port-wide" \
+		"3 pause-storm" "$(doc "$P")"
+	r=$(ev pause-storm storm_error_increase)
+	c=$(ev pause-storm storm_error_counter)
+	if [[ $c == tx_pause_storm_error_events ]] && within "$r" 3 12; then
+		tap_pass "storm counter evidence: $c rose by $r in the window (10/s over about 0.5 s)"
+	else
+		tap_fail "storm counter evidence" "storm_error_counter '$c', storm_error_increase '$r'"
+	fi
+	echo 0 > "$SE/rate"
+	"$RT" -j stats --interval 0 dev dcb0 > "$W/st.json" 2>/dev/null
+	tap_eq "stats' pause_storm_error_events (non-zero) equals ethtool -S tx_pause_storm_error_events" \
+		"$(ethtool -S dcb0 | awk '$1 == "tx_pause_storm_error_events:" { print $2 }')" \
+		"$(python3 -c 'import json,sys
+v = json.load(open(sys.argv[1]))["ports"][0]["counters"]["pause_storm_error_events"]["total"]
+print(v if v else "zero or null: %r" % v)' "$W/st.json" 2>&1)"
+	tap_eq "storm events over: clean again (the total stays, it no longer rises)" \
+		"0 clean" "$(doc "$P")"
+else
+	for t in "storm error events only: pause-storm" "storm counter evidence" \
+		"stats' pause_storm_error_events equals ethtool -S" "storm events over: clean"; do
+		tap_skip "$t" "rocetune_dcbsim has no pause_storm_error_events counter in ethtool -S"
+	done
+fi
 
 # ------------------------------------------------ storm prevention off
 if ethtool --set-tunable dcb0 pfc-prevention-tout 0 2>/dev/null; then

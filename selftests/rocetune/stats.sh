@@ -11,7 +11,9 @@
 # output passes `promtool check metrics` and is written atomically; a
 # device that vanishes between the two samples is reported as gone; a pause
 # storm injected on one priority (dcbsim's debugfs counters) shows as a
-# rate on that priority and sorts that port first in `top --iterations`.
+# rate on that priority and sorts that port first in `top --iterations`;
+# the driver's PFC storm counters (ethtool -S tx_pause_storm_*_events)
+# read by stats equal ethtool's, in JSON and Prometheus.
 #
 # On the host it starts itself in a lab guest (args go to lab-run):
 #     selftests/rocetune/stats.sh [--keep] [--out DIR]
@@ -346,6 +348,29 @@ bad = [i for i in range(8) if (s.get(f"rx_prio{i}_pause"), s.get(f"tx_prio{i}_pa
 sys.exit(f"priorities {bad} differ from ethtool -S" if bad else 0)' "$W/after.json" "$W/ethS.txt"
 else
 	tap_skip "ethtool -S per-priority pause counters agree" "dcbsim1 has no per-priority pause counters in ethtool -S (the dcbsim-faults work)"
+fi
+
+# the driver's PFC storm counters (ethtool -S, mlx5's names; dcbsim has
+# them): stats' totals and Prometheus samples equal what ethtool -S shows
+SD=$DBG/$IFI/counters
+if [[ -d $SD/pause_storm_error_events ]] && grep -q 'tx_pause_storm_error_events:' "$W/ethS.txt"; then
+	echo 3 > "$SD/pause_storm_error_events/add"
+	echo 2 > "$SD/pause_storm_warning_events/add"
+	"$RT" -j stats --interval 0 dev dcbsim1 > "$W/storm-ctr.json"
+	"$RT" stats --interval 0 --prometheus "$W/storm.prom" dev dcbsim1 > /dev/null 2>&1
+	ethtool -S dcbsim1 > "$W/ethS2.txt" 2>/dev/null
+	tap_ok "dcbsim1: pause_storm_{error,warning}_events (3, 2) equal ethtool -S tx_pause_storm_*_events, and their Prometheus samples" \
+		python3 -c 'import json,re,sys
+c = json.load(open(sys.argv[1]))["ports"][0]["counters"]
+s = dict((m.group(1), int(m.group(2))) for m in re.finditer(r"^\s*(\w+): (\d+)$", open(sys.argv[2]).read(), re.M))
+prom = open(sys.argv[3]).read()
+got = (c["pause_storm_error_events"]["total"], c["pause_storm_warning_events"]["total"])
+want = (s.get("tx_pause_storm_error_events"), s.get("tx_pause_storm_warning_events"))
+ok = got == want == (3, 2) and "rocetune_link_pause_storm_error_events_total{device=\"dcbsim1\"} 3\n" in prom
+sys.exit(0 if ok else "stats %r, ethtool -S %r, Prometheus sample %s" % (got, want, "present" if ok or "_error_events_total{device=\"dcbsim1\"} 3" in prom else "missing"))' \
+		"$W/storm-ctr.json" "$W/ethS2.txt" "$W/storm.prom"
+else
+	tap_skip "dcbsim1: storm counters agree with ethtool -S" "rocetune_dcbsim has no pause-storm counters in ethtool -S"
 fi
 
 rdma link delete rxe0 2>/dev/null

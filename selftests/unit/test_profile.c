@@ -99,16 +99,18 @@ static void test_corpus_bad(void)
 	}
 }
 
-static void test_corpus_good(void)
+/* Every example profile of @sub ("" or "/hardware") parses and validates
+ * with no warnings; at least @min of them. */
+static void test_corpus_good_in(const char *sub, int min)
 {
 	static struct rtune_profile p;
 	static struct rtune_diags d;
 	char dir[512], *names[32];
 	int n, i;
 
-	snprintf(dir, sizeof(dir), "%s", examples());
+	snprintf(dir, sizeof(dir), "%s%s", examples(), sub);
 	n = list_dir(dir, names, 32);
-	tap_check(n >= 3, "%d example profiles in %s", n, dir);
+	tap_check(n >= min, "%d example profiles in %s", n, dir);
 	for (i = 0; i < n; i++) {
 		char path[1024];
 		int r;
@@ -267,7 +269,8 @@ static void test_syntax(void)
 int main(void)
 {
 	test_corpus_bad();
-	test_corpus_good();
+	test_corpus_good_in("", 3);
+	test_corpus_good_in("/hardware", 5);
 	test_lossless_semantics();
 	test_messages();
 	test_syntax();

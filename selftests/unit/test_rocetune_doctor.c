@@ -134,6 +134,68 @@ static void test_clean(void)
 	EXPECT(&s, NULL, "clean", "clean lab host without a profile");
 }
 
+/* The driver's storm counters (mlx5's names) on @d, at @warn and @err
+ * totals, rising by @dwarn and @derr over the snapshot's 0.5 s. */
+static void storm_ctrs(struct rtune_doc_port *d, uint64_t warn, uint64_t err, double dwarn,
+		       double derr)
+{
+	d->s.valid |= (1u << ST_STORM_WARN) | (1u << ST_STORM_ERR);
+	d->s.rvalid |= (1u << ST_STORM_WARN) | (1u << ST_STORM_ERR);
+	d->s.v[ST_STORM_WARN] = warn;
+	d->s.v[ST_STORM_ERR] = err;
+	d->s.rate[ST_STORM_WARN] = dwarn / 0.5;
+	d->s.rate[ST_STORM_ERR] = derr / 0.5;
+	snprintf(d->s.eth.drv_name[RTUNE_ETH_STORM_WARN], sizeof(d->s.eth.drv_name[0]),
+		 "tx_pause_storm_warning_events");
+	snprintf(d->s.eth.drv_name[RTUNE_ETH_STORM_ERR], sizeof(d->s.eth.drv_name[0]),
+		 "tx_pause_storm_error_events");
+}
+
+static void test_storm_counters(void)
+{
+	struct rtune_doc_snap s;
+	struct rtune_doc_port d;
+
+	clean(&s, &d);
+	storm_ctrs(&d, 7, 2, 0, 0);
+	EXPECT(&s, &prof, "clean", "storm counters present and still: clean");
+
+	clean(&s, &d);
+	storm_ctrs(&d, 10, 5, 3, 3);
+	EXPECT(&s, &prof, "pause-storm", "storm error counter +3, no pause rate: pause-storm, port-wide");
+	tap_check(res.nerr == 1 && res.f[0].sev == DOC_ERROR &&
+		  !strcmp(ev_s("pause-storm", "storm_error_counter"), "tx_pause_storm_error_events") &&
+		  ev("pause-storm", "storm_error_increase") == 3 &&
+		  ev("pause-storm", "storm_error_total") == 5 &&
+		  ev("pause-storm", "storm_warning_increase") == 3 &&
+		  ev("pause-storm", "pfc_prevention_tout_ms") == 8000,
+		  "storm counters: an error naming tx_pause_storm_error_events, +3 of 5, and the warnings");
+	tap_check(strstr(res.f[0].summary, "tx_pause_storm_error_events rose by 3") != NULL,
+		  "storm counters: the summary says which counter and by how much");
+
+	clean(&s, &d);
+	storm_ctrs(&d, 1, 0, 1, 0);
+	EXPECT(&s, &prof, "pause-storm", "storm warning counter +1 alone: pause-storm");
+	tap_check(res.nerr == 0 && res.nwarn == 1 &&
+		  !strcmp(ev_s("pause-storm", "storm_warning_counter"), "tx_pause_storm_warning_events") &&
+		  ev("pause-storm", "storm_warning_increase") == 1 &&
+		  ev("pause-storm", "storm_error_increase") == 0,
+		  "storm warning only: a warning, the counter named, the error counter still");
+
+	clean(&s, &d);
+	storm_ctrs(&d, 4, 4, 2, 2);
+	d.s.pfc_tx_rate[3] = 5000;
+	EXPECT(&s, &prof, "pause-storm@3", "pause rate and storm counters: one finding, on the priority");
+	tap_check(ev("pause-storm", "storm_error_increase") == 2 &&
+		  ev("pause-storm", "sent_per_s") == 5000,
+		  "pause rate and storm counters: the priority's finding carries the counters");
+
+	clean(&s, &d);
+	storm_ctrs(&d, 9, 9, 0, 0);
+	d.s.rvalid &= ~((1u << ST_STORM_WARN) | (1u << ST_STORM_ERR));	/* reset between samples */
+	EXPECT(&s, &prof, "clean", "storm counters without a rate (reset): no finding");
+}
+
 static void test_faults(void)
 {
 	struct rtune_doc_snap s;
@@ -166,6 +228,8 @@ static void test_faults(void)
 	EXPECT(&s, &prof, "pause-storm@3", "pause rate at the threshold");
 	d.s.has_pfc_rate = false;
 	EXPECT(&s, &prof, "clean", "no PFC rates (one sample, or not reported): no storm");
+
+	test_storm_counters();
 
 	clean(&s, &d);
 	d.pfc_tout_ms = 0;
@@ -358,7 +422,7 @@ int main(void)
 {
 	struct rtune_diags dg = { 0 };
 
-	tap_plan(56);
+	tap_plan(65);
 	if (profile_parse_text("lab.conf", lab_profile, sizeof(lab_profile) - 1, &prof, &dg) ||
 	    profile_validate(&prof, &dg)) {
 		diag_print(&dg, stdout);

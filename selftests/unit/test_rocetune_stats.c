@@ -178,6 +178,49 @@ static void test_ethtool_parsers(void)
 	nlmsg_free(m);
 }
 
+/* ethtool -S names and values (ETHTOOL_GSTRINGS/GSTATS), picked by name. */
+static void test_gstats_pick(void)
+{
+	static char names[5][RTUNE_ETH_GSTRING_LEN];
+	static const uint64_t vals[5] = { 1, 2, 3, 4, 5 };
+	struct rtune_eth e;
+
+	memset(names, 0, sizeof(names));
+	memset(&e, 0, sizeof(e));
+	snprintf(names[0], sizeof(names[0]), "rx_prio3_pause");
+	snprintf(names[1], sizeof(names[1]), "tx_pause_storm_error_events");
+	snprintf(names[2], sizeof(names[2]), "tx_pause_storm_warning_events");
+	snprintf(names[3], sizeof(names[3]), "tx_pause_storm_error_events");	/* again */
+	memset(names[4], 'x', sizeof(names[4]));	/* fills its 32 bytes: no NUL */
+	tap_check(rtune_eth_gstats_pick(names[0], 5, vals, 5, &e) == 0 &&
+		  e.has_drv[RTUNE_ETH_STORM_ERR] && e.drv[RTUNE_ETH_STORM_ERR] == 2 &&
+		  e.has_drv[RTUNE_ETH_STORM_WARN] && e.drv[RTUNE_ETH_STORM_WARN] == 3 &&
+		  !strcmp(e.drv_name[RTUNE_ETH_STORM_ERR], "tx_pause_storm_error_events"),
+		  "ethtool -S: mlx5's storm counters picked by name, the first of a repeated name");
+	tap_check(rtune_eth_gstats_pick(names[0], 5, vals, 4, &e) == -EPROTO &&
+		  !e.has_drv[RTUNE_ETH_STORM_ERR] && !e.has_drv[RTUNE_ETH_STORM_WARN],
+		  "ethtool -S: names and values of different counts are refused, nothing read");
+	memcpy(names[1], "tx_pause_storm_error_events_x", 30);	/* a longer name */
+	memcpy(names[2], "tx_pause_storm_warning_event", 29);	/* a prefix */
+	memset(names[3], 0, sizeof(names[3]));
+	tap_check(rtune_eth_gstats_pick(names[0], 5, vals, 5, &e) == 0 &&
+		  !e.has_drv[RTUNE_ETH_STORM_ERR] && !e.has_drv[RTUNE_ETH_STORM_WARN],
+		  "ethtool -S: only exact names count, not a prefix or a longer name");
+	tap_check(rtune_eth_gstats_pick(NULL, 0, NULL, 0, &e) == 0 &&
+		  !e.has_drv[RTUNE_ETH_STORM_ERR], "ethtool -S: no statistics, none read");
+
+	memset(names, 0, sizeof(names));
+	snprintf(names[0], sizeof(names[0]), "rx_prio3_pause_duration");
+	snprintf(names[1], sizeof(names[1]), "tx_prio7_pause_duration");
+	snprintf(names[2], sizeof(names[2]), "rx_prio8_pause_duration");	/* no priority 8 */
+	snprintf(names[3], sizeof(names[3]), "rx_prio3_pause_duration_x");
+	snprintf(names[4], sizeof(names[4]), "rx_global_pause_duration");
+	tap_check(rtune_eth_gstats_pick(names[0], 5, vals, 5, &e) == 0 &&
+		  e.pause_us_rx_mask == 1u << 3 && e.pause_us_rx[3] == 1 &&
+		  e.pause_us_tx_mask == 1u << 7 && e.pause_us_tx[7] == 2,
+		  "ethtool -S: mlx5's per-priority pause durations, priorities 0-7 only, exact names");
+}
+
 /* Two ports: A pauses on priority 3, B carries more traffic; B gone later. */
 static void mk(struct rtune_stsnap *s, double t, uint64_t base, bool with_b, uint64_t a_pfc3)
 {
@@ -193,7 +236,11 @@ static void mk(struct rtune_stsnap *s, double t, uint64_t base, bool with_b, uin
 	snprintf(p->ibdev, sizeof(p->ibdev), "rxe\"0\\");	/* label escaping */
 	p->port = 1;
 	p->rdma_rate_gbps = -1;
-	p->valid = (1u << ST_RX_BYTES) | (1u << ST_TX_BYTES) | (1u << ST_CNP_SENT);
+	p->valid = (1u << ST_RX_BYTES) | (1u << ST_TX_BYTES) | (1u << ST_CNP_SENT) |
+		   (1u << ST_STORM_ERR);
+	p->v[ST_STORM_ERR] = base / 1000;	/* a driver storm counter (ethtool -S) */
+	p->eth.pause_us_rx_mask = 1u << 3;	/* and a pause duration, in us */
+	p->eth.pause_us_rx[3] = base * 1000 + 7;
 	p->v[ST_RX_BYTES] = base;
 	p->v[ST_TX_BYTES] = base;
 	p->v[ST_CNP_SENT] = 100 - base / 1000;	/* goes down: a reset */
@@ -303,6 +350,9 @@ static void test_rates_and_output(void)
 		  strstr(buf, "\"cnp_sent\":{\"total\":95,\"rate\":null}") &&
 		  strstr(buf, "\"state\":\"gone\"") && strstr(buf, "\"interval_ms\":2000"),
 		  "json: absent values are null, a reset counter has a total and a null rate");
+	tap_check(strstr(buf, "\"received_pause_us\":{\"total\":5000007,\"rate\":2000000") &&
+		  strstr(buf, "\"sent_pause_us\":{\"total\":null,\"rate\":null}"),
+		  "json: a priority's pause duration and its rate (us/s); null where not reported");
 	free(buf);
 
 	buf = capture_prom(&b, &len);
@@ -311,6 +361,14 @@ static void test_rates_and_output(void)
 		  strstr(buf, "rocetune_pfc_pause_frames_sent_total{device=\"dcbA\",priority=\"3\"} 500\n") &&
 		  strstr(buf, "rocetune_pfc_enabled{device=\"dcbA\",priority=\"3\"} 1\n"),
 		  "prometheus: per-priority PFC counters with HELP and TYPE");
+	tap_check(strstr(buf, "# TYPE rocetune_link_pause_storm_error_events_total counter\n") &&
+		  strstr(buf, "rocetune_link_pause_storm_error_events_total{device=\"dcbA\"} 5\n") &&
+		  !strstr(buf, "rocetune_link_pause_storm_warning_events_total{"),
+		  "prometheus: the driver's storm error counter where it has one, no warning sample without");
+	tap_check(strstr(buf, "rocetune_pfc_pause_received_duration_seconds_total{device=\"dcbA\",priority=\"3\"} 5.000007\n") &&
+		  !strstr(buf, "rocetune_pfc_pause_received_duration_seconds_total{device=\"dcbA\",priority=\"2\"}") &&
+		  !strstr(buf, "rocetune_pfc_pause_sent_duration_seconds_total{"),
+		  "prometheus: pause durations in seconds, only where the driver reports them");
 	tap_check(strstr(buf, "rocetune_rdma_cnp_sent_total{device=\"rxe\\\"0\\\\\",port=\"1\"} 95\n") != NULL,
 		  "prometheus: label values escaped");
 	tap_check(!strstr(buf, "rocetune_link_pause_frames_sent_total{") &&
@@ -354,8 +412,9 @@ static void test_rates_and_output(void)
 
 int main(void)
 {
-	tap_plan(35);
+	tap_plan(43);
 	test_counters();
+	test_gstats_pick();
 	test_qp_stats();
 	test_map_hw();
 	test_ethtool_parsers();

@@ -57,7 +57,7 @@ struct rtune_doc_ev {
 	char str[64];
 };
 
-#define RTUNE_DOC_MAX_EV 10
+#define RTUNE_DOC_MAX_EV 16
 
 struct rtune_doc_finding {
 	const char *code;	/* stable id: "pause-storm", ... */

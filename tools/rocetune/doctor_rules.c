@@ -178,26 +178,98 @@ static const char *dev_name(const struct rtune_doc_port *d)
 
 static const char storm_sent[] =
 	"this host sends the pauses: its receive path on that priority is stuck or too slow (a hung consumer, a full buffer)";
+static const char storm_ctr_sent[] =
+	"this host sent the pauses (the NIC counts its own): its receive path is stuck or too slow (a hung consumer, a full buffer)";
 static const char storm_rcvd[] =
 	"the peer or switch sends the pauses: look at the switch port's PFC counters and the hosts behind it";
 
-/* PFC frames on one priority past the threshold: sent (this host's receive
- * side cannot drain) or received (the peer or switch pauses us). */
+/* The driver's storm counters (ethtool -S, stats.c's ST_STORM_*): the
+ * neutral id, its key stem in the evidence, and its words. */
+static const struct {
+	int st;
+	enum rtune_eth_drv drv;
+	const char *key, *what;
+} storm_ctrs[] = {
+	{ ST_STORM_ERR, RTUNE_ETH_STORM_ERR, "storm_error",
+	  "storm prevention stopped the NIC's pauses" },
+	{ ST_STORM_WARN, RTUNE_ETH_STORM_WARN, "storm_warning",
+	  "the NIC paused past its storm warning watermark" },
+};
+#define NSTORM ((int)(sizeof(storm_ctrs) / sizeof(storm_ctrs[0])))
+
+/* How much storm counter @c rose during the sample; -1 when the driver
+ * does not report it (or it went back: a reset). */
+static double storm_rise(const struct rtune_doc_snap *s, const struct rtune_stport *p, int c)
+{
+	int id = storm_ctrs[c].st;
+
+	if (!(p->rvalid & (1u << id)))
+		return -1;
+	return (double)(uint64_t)(p->rate[id] * s->interval_s + 0.5);	/* a count */
+}
+
+static const char *storm_name(const struct rtune_doc_port *d, int c)
+{
+	const char *n = d->s.eth.drv_name[storm_ctrs[c].drv];
+
+	return *n ? n : storm_ctrs[c].key;
+}
+
+/* Evidence of each storm counter the driver has: its driver name, how much
+ * it rose in the sample and its total. */
+static void storm_evidence(const struct rtune_doc_snap *s, const struct rtune_doc_port *d,
+			   struct rtune_doc_finding *f)
+{
+	char key[32];
+	int c;
+
+	for (c = 0; c < NSTORM; c++) {
+		double rise = storm_rise(s, &d->s, c);
+
+		if (!(d->s.valid & (1u << storm_ctrs[c].st)))
+			continue;
+		snprintf(key, sizeof(key), "%s_counter", storm_ctrs[c].key);
+		ev_str(f, key, storm_name(d, c));
+		if (rise >= 0) {
+			snprintf(key, sizeof(key), "%s_increase", storm_ctrs[c].key);
+			ev_num(f, key, rise);
+		}
+		snprintf(key, sizeof(key), "%s_total", storm_ctrs[c].key);
+		ev_num(f, key, (double)d->s.v[storm_ctrs[c].st]);
+	}
+}
+
+static void tout_evidence(const struct rtune_doc_port *d, struct rtune_doc_finding *f)
+{
+	if (d->has_pfc_tout)
+		ev_num(f, "pfc_prevention_tout_ms", d->pfc_tout_ms);
+	else
+		ev_str(f, "pfc_prevention_tout_ms", "not reported");
+}
+
+/*
+ * PFC frames on one priority past the threshold: sent (this host's receive
+ * side cannot drain) or received (the peer or switch pauses us). Or, below
+ * the threshold, the NIC's own storm counters (mlx5's, ethtool -S) rising:
+ * the NIC saw itself pause for too long. Those are per port, not per
+ * priority, so that finding has no priority; when a priority's rate fired
+ * too, its finding carries the counters as evidence instead.
+ */
 static void r_pause_storm(const struct rtune_doc_snap *s, int i, const struct rtune_doc_cfg *c,
 			  struct rtune_doc_result *r)
 {
 	const struct rtune_doc_port *d = &s->p[i];
-	int k;
+	struct rtune_doc_finding *f;
+	int k, nfound = 0, err = -1, warn = -1;
+	double rise;
 
-	if (!d->s.has_pfc_rate)
-		return;
-	for (k = 0; k < 8; k++) {
+	for (k = 0; d->s.has_pfc_rate && k < 8; k++) {
 		double tx = d->s.pfc_tx_rate[k], rx = d->s.pfc_rx_rate[k];
-		struct rtune_doc_finding *f;
 		bool sent = tx >= c->pause_rate && tx >= rx;
 
 		if (tx < c->pause_rate && rx < c->pause_rate)
 			continue;
+		nfound++;
 		f = add(r, "pause-storm", DOC_ERROR, i, k);
 		summary(f, "%s: PFC pause storm on priority %d: %.0f pause frames/s %s (threshold %.0f/s)",
 			dev_name(d), k, sent ? tx : rx, sent ? "sent" : "received", c->pause_rate);
@@ -207,10 +279,8 @@ static void r_pause_storm(const struct rtune_doc_snap *s, int i, const struct rt
 		ev_num(f, "received_total", (double)d->s.pfc_rx[k]);
 		ev_num(f, "threshold_per_s", c->pause_rate);
 		ev_num(f, "interval_s", s->interval_s);
-		if (d->has_pfc_tout)
-			ev_num(f, "pfc_prevention_tout_ms", d->pfc_tout_ms);
-		else
-			ev_str(f, "pfc_prevention_tout_ms", "not reported");
+		tout_evidence(d, f);
+		storm_evidence(s, d, f);
 		if (!sent)
 			fix(f, "%s; storm prevention belongs on the sender of the pauses", storm_rcvd);
 		else if (d->has_pfc_tout && d->pfc_tout_ms)
@@ -220,6 +290,37 @@ static void r_pause_storm(const struct rtune_doc_snap *s, int i, const struct rt
 			fix(f, "%s; limit the damage: [pfc] storm_prevention = auto in the profile (rocetune apply), or ethtool --set-tunable %s pfc-prevention-tout auto",
 			    storm_sent, dev_name(d));
 	}
+	if (nfound)
+		return;
+
+	/* the counters alone: error events first, they say more */
+	for (k = 0; k < NSTORM; k++) {
+		rise = storm_rise(s, &d->s, k);
+		if (rise > 0 && storm_ctrs[k].st == ST_STORM_ERR)
+			err = k;
+		else if (rise > 0)
+			warn = k;
+	}
+	k = err >= 0 ? err : warn;
+	if (k < 0)
+		return;
+	f = add(r, "pause-storm", err >= 0 ? DOC_ERROR : DOC_WARNING, i, -1);
+	summary(f, "%s: PFC pause storm detected by the NIC: %s rose by %.0f in %.1f s (%s)%s",
+		dev_name(d), storm_name(d, k), storm_rise(s, &d->s, k), s->interval_s,
+		storm_ctrs[k].what, d->s.has_pfc_rate ? ", pause frames below the threshold" : "");
+	storm_evidence(s, d, f);
+	ev_num(f, "threshold_per_s", c->pause_rate);
+	ev_num(f, "interval_s", s->interval_s);
+	tout_evidence(d, f);
+	if (err >= 0)
+		fix(f, "%s; storm prevention stopped the pauses, so PFC was off meanwhile (drops): find what stalls the receive path (CPU, PCIe, the application), watch ethtool -S %s",
+		    storm_ctr_sent, dev_name(d));
+	else if (d->has_pfc_tout && d->pfc_tout_ms)
+		fix(f, "%s; storm prevention is on (%u ms) and will stop the pauses if it lasts: find what stalls the receive path and watch ethtool -S %s",
+		    storm_ctr_sent, d->pfc_tout_ms, dev_name(d));
+	else
+		fix(f, "%s; limit the damage: [pfc] storm_prevention = auto in the profile (rocetune apply), or ethtool --set-tunable %s pfc-prevention-tout auto",
+		    storm_ctr_sent, dev_name(d));
 }
 
 /* PFC enabled, and the NIC would honour a storm for ever. */

@@ -282,6 +282,8 @@ void rtune_ethtool_read(struct rtune_ethtool *et, const char *ifname, struct rtu
 	int err;
 
 	memset(out, 0, sizeof(*out));
+	/* ethtool -S by ioctl: there with or without ethtool netlink */
+	out->gstats_err = -rtune_ethtool_gstats(ifname, out);
 	if (et->family < 0) {
 		out->linkmodes_err = out->linkstate_err = out->pause_err = out->stats_err =
 			-et->family;

@@ -4,7 +4,10 @@
  * speed, lanes and advertised modes, link-down count, pause frame
  * statistics and the IEEE 802.3 standard statistics groups (eth-phy,
  * eth-mac), read-only; and the PFC storm prevention tunable, read and
- * set (ioctl: the tunables have no netlink message).
+ * set (ioctl: the tunables have no netlink message). ethtool_gstats.c
+ * reads a few of the driver's own statistics (`ethtool -S`) by name,
+ * through the ETHTOOL_GSTATS ioctl: netlink carries their names but not
+ * their values.
  */
 #ifndef ROCETUNE_ETHTOOL_H
 #define ROCETUNE_ETHTOOL_H
@@ -16,6 +19,21 @@
 
 /* Newer than Debian 12's UAPI (Linux 6.2): the link-down counter. */
 #define RTUNE_ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT 6
+
+/* ETH_GSTRING_LEN: the fixed size of one `ethtool -S` name, NUL-padded
+ * (not NUL-terminated when the name fills it). */
+#define RTUNE_ETH_GSTRING_LEN 32
+
+/*
+ * Driver statistics (`ethtool -S`) rocetune reads, by the driver's name
+ * for them (ethtool_gstats.c has the table of names):
+ *   STORM_WARN  the NIC sent pauses for longer than its warning watermark
+ *               (mlx5 tx_pause_storm_warning_events)
+ *   STORM_ERR   ... for longer than its storm prevention timeout, and
+ *               stopped sending pauses: a storm prevented, drops possible
+ *               (mlx5 tx_pause_storm_error_events)
+ */
+enum rtune_eth_drv { RTUNE_ETH_STORM_WARN, RTUNE_ETH_STORM_ERR, RTUNE_ETH_DRV_COUNT };
 
 /*
  * What one netdev reported. Each value has a "has" flag: a kernel or
@@ -39,6 +57,18 @@ struct rtune_eth {
 	bool has_fcs_err, has_sym_err;
 	uint64_t fcs_err, sym_err;
 	int linkmodes_err, linkstate_err, pause_err, stats_err;
+	/* ethtool -S: the counters of enum rtune_eth_drv the driver has,
+	 * with the driver's name for each (NUL-terminated) */
+	bool has_drv[RTUNE_ETH_DRV_COUNT];
+	uint64_t drv[RTUNE_ETH_DRV_COUNT];
+	char drv_name[RTUNE_ETH_DRV_COUNT][RTUNE_ETH_GSTRING_LEN + 1];
+	/* ethtool -S: per priority, the time PFC paused it, in microseconds
+	 * (mlx5 rx_prio<N>_pause_duration: pauses received, the port held
+	 * back; tx_prio<N>_pause_duration: pauses sent). Bit N of a mask: that
+	 * priority's value was read (mlx5 lists PFC-enabled priorities only). */
+	uint8_t pause_us_rx_mask, pause_us_tx_mask;
+	uint64_t pause_us_rx[8], pause_us_tx[8];
+	int gstats_err;		/* EOPNOTSUPP: none of them (or no ethtool -S) */
 };
 
 /* A generic netlink socket with the "ethtool" family resolved. */
@@ -63,6 +93,21 @@ int rtune_ethtool_pfc_tout(const char *ifname, uint16_t *ms);
  * (mlx5, dcbsim: 80..8000 ms), -EOPNOTSUPP without the tunable.
  */
 int rtune_ethtool_set_pfc_tout(const char *ifname, uint16_t ms);
+
+/*
+ * The driver's statistics of enum rtune_eth_drv and the per-priority
+ * pause durations (ETHTOOL_GSSET_INFO, GSTRINGS, GSTATS ioctls). Fills
+ * has_drv/drv/drv_name and pause_us_*; 0 or a negative errno
+ * (-EOPNOTSUPP: no ethtool -S, or none of the names).
+ */
+int rtune_ethtool_gstats(const char *ifname, struct rtune_eth *e);
+/*
+ * Pick them from one reading: @names, @nnames names of
+ * RTUNE_ETH_GSTRING_LEN bytes each, and @nvals values (untrusted: the
+ * counts must agree; a name need not be NUL-terminated). 0 or -EPROTO.
+ */
+int rtune_eth_gstats_pick(const char *names, uint32_t nnames, const uint64_t *vals,
+			  uint32_t nvals, struct rtune_eth *e);
 
 /* A link mode's name: its speed in Mb/s and lanes (0: not in the name).
  * False when the name starts with no speed. */

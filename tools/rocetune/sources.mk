@@ -10,7 +10,7 @@ ROCETUNE_OBJECTS := obj.c obj_devlink.c obj_ets.c obj_pfc.c obj_pfc_storm.c obj_
 # everything but main.c and the terminal UI
 ROCETUNE_LIB := profile.c validate.c diag.c plan.c $(ROCETUNE_OBJECTS) nl.c devlink.c \
 	dcb.c link.c rdma.c cfs.c cfs_group.c rdmacm.c cc.c host.c apply.c lock.c json.c print.c \
-	output.c watch.c ethtool.c stats.c stats_out.c fingerprint.c vwire.c \
+	output.c watch.c ethtool.c ethtool_gstats.c stats.c stats_out.c fingerprint.c vwire.c \
 	verify.c probe_msg.c probe_check.c probe_rdma.c ibport.c doctor_rules.c doctor_read.c \
 	doctor_cmd.c testhook.c qpctr.c qpctr_msg.c
 # librdmacm and libibverbs, which probe_rdma.c and ibport.c need: every build that

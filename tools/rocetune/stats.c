@@ -48,6 +48,14 @@ const struct rtune_st_desc rtune_st_descs[ST_COUNT] = {
 	[ST_LINK_DOWN] = { "link_down_events", "rocetune_link_down_events_total",
 		"Times the link went down.", ST_NETDEV,
 		"ethtool netlink LINKSTATE_GET ext_down_cnt (Linux 6.2+)" },
+	[ST_STORM_WARN] = { "pause_storm_warning_events",
+		"rocetune_link_pause_storm_warning_events_total",
+		"Times the NIC sent PFC pauses for longer than its storm warning watermark.",
+		ST_NETDEV, "ethtool -S tx_pause_storm_warning_events (mlx5)" },
+	[ST_STORM_ERR] = { "pause_storm_error_events",
+		"rocetune_link_pause_storm_error_events_total",
+		"Times the NIC's PFC storm prevention stopped its pauses (drops possible).",
+		ST_NETDEV, "ethtool -S tx_pause_storm_error_events (mlx5)" },
 	[ST_ECN_MARKED] = { "ecn_marked_rx", "rocetune_rdma_ecn_marked_packets_received_total",
 		"CE-marked RoCEv2 packets received.", ST_RDMA,
 		"rocetune.ko counters ecn_marked_rx, or hw_counters np_ecn_marked_roce_packets (mlx5, bnxt_re)" },
@@ -564,6 +572,10 @@ static void read_port(struct nl_sock *sk, struct rtune_ethtool *et, struct rtune
 		set_v(p, ST_SYM_ERR, p->eth.sym_err);
 	if (p->eth.has_link_down)
 		set_v(p, ST_LINK_DOWN, p->eth.link_down);
+	if (p->eth.has_drv[RTUNE_ETH_STORM_WARN])
+		set_v(p, ST_STORM_WARN, p->eth.drv[RTUNE_ETH_STORM_WARN]);
+	if (p->eth.has_drv[RTUNE_ETH_STORM_ERR])
+		set_v(p, ST_STORM_ERR, p->eth.drv[RTUNE_ETH_STORM_ERR]);
 
 	if (p->has_ib)
 		read_rdma(io, p);
@@ -674,6 +686,18 @@ void rtune_st_rates(const struct rtune_stsnap *prev, struct rtune_stsnap *cur)
 		for (k = 0; k < ST_COUNT; k++)
 			if ((a->valid & b->valid & (1u << k)) && rate_of(a->v[k], b->v[k], dt, &b->rate[k]))
 				b->rvalid |= 1u << k;
+		for (k = 0; k < 8; k++) {
+			uint8_t bit = (uint8_t)(1u << k);
+
+			if ((a->eth.pause_us_tx_mask & b->eth.pause_us_tx_mask & bit) &&
+			    rate_of(a->eth.pause_us_tx[k], b->eth.pause_us_tx[k], dt,
+				    &b->pause_us_tx_rate[k]))
+				b->pause_us_tx_rmask |= bit;
+			if ((a->eth.pause_us_rx_mask & b->eth.pause_us_rx_mask & bit) &&
+			    rate_of(a->eth.pause_us_rx[k], b->eth.pause_us_rx[k], dt,
+				    &b->pause_us_rx_rate[k]))
+				b->pause_us_rx_rmask |= bit;
+		}
 		if (a->has_pfc && b->has_pfc) {
 			b->has_pfc_rate = true;
 			for (k = 0; k < 8; k++)

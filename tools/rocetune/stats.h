@@ -21,6 +21,7 @@
 enum rtune_st_id {
 	ST_RX_BYTES, ST_TX_BYTES, ST_RX_PACKETS, ST_TX_PACKETS, ST_RX_DROPPED, ST_TX_DROPPED,
 	ST_PAUSE_TX, ST_PAUSE_RX, ST_FCS_ERR, ST_SYM_ERR, ST_LINK_DOWN,
+	ST_STORM_WARN, ST_STORM_ERR,
 	ST_ECN_MARKED, ST_CNP_SENT, ST_CNP_HANDLED, ST_CNP_IGNORED,
 	ST_RETRANS, ST_DUP_REQ, ST_OUT_OF_SEQ,
 	ST_COUNT
@@ -95,6 +96,9 @@ struct rtune_stport {
 	uint64_t pfc_tx[8], pfc_rx[8];
 	bool has_pfc_rate;
 	double pfc_tx_rate[8], pfc_rx_rate[8];
+	/* the pause durations' rates (us/s), from eth.pause_us_*; bit N: set */
+	uint8_t pause_us_tx_rmask, pause_us_rx_rmask;
+	double pause_us_tx_rate[8], pause_us_rx_rate[8];
 	int dcb_err;		/* positive errno when dcbnl did not answer */
 
 	bool has_speed;

@@ -43,6 +43,15 @@ static const char *why(int err)
 
 /* --- text --- */
 
+/* One priority's pause duration (us), or "-" when the driver has none. */
+static void pause_us_cell(FILE *f, uint8_t mask, const uint64_t *us, int k)
+{
+	if (mask & (1u << k))
+		fprintf(f, " %10llu ", (unsigned long long)us[k]);
+	else
+		fprintf(f, " %10s ", "-");
+}
+
 void rtune_st_text(FILE *f, const struct rtune_stsnap *s, bool rates)
 {
 	int i, k;
@@ -79,6 +88,14 @@ void rtune_st_text(FILE *f, const struct rtune_stsnap *s, bool rates)
 			fprintf(f, "\n    pfc  recv:   ");
 			for (k = 0; k < 8; k++)
 				fprintf(f, " %10llu ", (unsigned long long)p->pfc_rx[k]);
+			if (p->eth.pause_us_tx_mask | p->eth.pause_us_rx_mask) {
+				fprintf(f, "\n    pfc  sent us:");
+				for (k = 0; k < 8; k++)
+					pause_us_cell(f, p->eth.pause_us_tx_mask, p->eth.pause_us_tx, k);
+				fprintf(f, "\n    pfc  recv us:");
+				for (k = 0; k < 8; k++)
+					pause_us_cell(f, p->eth.pause_us_rx_mask, p->eth.pause_us_rx, k);
+			}
 			if (rates && p->has_pfc_rate) {
 				fprintf(f, "\n    pfc  sent/s: ");
 				for (k = 0; k < 8; k++)
@@ -155,6 +172,7 @@ static void j_errs(struct jw *j, const struct rtune_stport *p)
 		{ "ethtool_linkstate", p->eth.has_link_down ? 0 : p->eth.linkstate_err ? p->eth.linkstate_err : EOPNOTSUPP },
 		{ "ethtool_pause", p->eth.pause_err },
 		{ "ethtool_stats", p->eth.stats_err },
+		{ "ethtool_driver_stats", p->eth.gstats_err },
 	};
 	unsigned int i;
 
@@ -200,6 +218,11 @@ static void j_port(struct jw *j, const struct rtune_stport *p)
 			jw_bool(j, "enabled", p->pfc_en & (1u << k));
 			j_ctr(j, "sent", true, p->pfc_tx[k], p->has_pfc_rate, p->pfc_tx_rate[k]);
 			j_ctr(j, "received", true, p->pfc_rx[k], p->has_pfc_rate, p->pfc_rx_rate[k]);
+			j_ctr(j, "sent_pause_us", has(p->eth.pause_us_tx_mask, k), p->eth.pause_us_tx[k],
+			      has(p->pause_us_tx_rmask, k), p->pause_us_tx_rate[k]);
+			j_ctr(j, "received_pause_us", has(p->eth.pause_us_rx_mask, k),
+			      p->eth.pause_us_rx[k], has(p->pause_us_rx_rmask, k),
+			      p->pause_us_rx_rate[k]);
 			jw_end_obj(j);
 		}
 		jw_end_arr(j);
@@ -379,6 +402,33 @@ void rtune_st_prom(FILE *f, const struct rtune_stsnap *s)
 				prom_label(f, "priority", prio, false);
 				fprintf(f, "} %llu\n", (unsigned long long)(c == 0 ? p->pfc_tx[k] :
 					c == 1 ? p->pfc_rx[k] : !!(p->pfc_en & (1u << k))));
+			}
+		}
+	}
+	for (c = 0; c < 2; c++) {
+		static const char *const n[2] = { "rocetune_pfc_pause_sent_duration_seconds_total",
+			"rocetune_pfc_pause_received_duration_seconds_total" };
+		static const char *const h[2] = {
+			"Time the priority's pauses sent asked the peer to hold back (ethtool -S tx_prio<N>_pause_duration), in seconds.",
+			"Time the priority was held back by pauses received (ethtool -S rx_prio<N>_pause_duration), in seconds." };
+
+		prom_head(f, n[c], "counter", h[c]);
+		for (i = 0; i < s->n; i++) {
+			const struct rtune_stport *p = &s->p[i];
+			uint8_t mask = c ? p->eth.pause_us_rx_mask : p->eth.pause_us_tx_mask;
+			const uint64_t *us = c ? p->eth.pause_us_rx : p->eth.pause_us_tx;
+
+			for (k = 0; !p->gone && k < 8; k++) {
+				char prio[12];
+
+				if (!has(mask, k))
+					continue;
+				snprintf(prio, sizeof(prio), "%d", k);
+				fputs(n[c], f);
+				prom_port(f, p, false);
+				prom_label(f, "priority", prio, false);
+				fprintf(f, "} %llu.%06llu\n", (unsigned long long)(us[k] / 1000000),
+					(unsigned long long)(us[k] % 1000000));
 			}
 		}
 	}

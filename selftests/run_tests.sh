@@ -12,6 +12,8 @@
 #   selftests/run_tests.sh --list       list the programs
 #
 # Assumes a built tree (make all SANITIZE=1); `make check` does both.
+# Programs run side by side on the machine's cores (RTUNE_TEST_JOBS, see
+# "running them, in lanes" below).
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -108,38 +110,83 @@ account() {
 	TIMES+=("$secs $name")
 }
 
-mkdir -p "$OUT"
-echo "TAP version 13"
+# --- running them, in lanes -----------------------------------------------------
+# Programs run side by side while their cores fit in RTUNE_TEST_JOBS
+# (default: the machine's cores, at most 8). A lab suite needs one core per
+# guest (each guest is one TCG vCPU); a host test needs one unless its
+# header says otherwise with a "# cores: N" line (it builds in parallel or
+# boots two guests). A program that needs more than there is runs alone.
+# Results are reported as programs end, so the order may differ from the
+# list; RTUNE_TEST_JOBS=1 runs them one after the other, in list order.
+JOBS=${RTUNE_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "run_tests: RTUNE_TEST_JOBS must be a positive number" >&2; exit 2; }
+((JOBS > 8)) && JOBS=8
 
+J_KIND=() J_SPEC=() J_CORES=()
 for t in "${HOST_TESTS[@]}"; do
 	selected "$t" || continue
-	log="$OUT/$(basename "$t").tap"
-	# A collection's settings file (kselftest's "timeout=SECONDS") sets
-	# its programs' time limit; 600 s without one.
-	tmo=600
-	if [ -f "$(dirname "$t")/settings" ]; then
-		v=$(sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' "$(dirname "$t")/settings" | tail -n 1)
-		[ -n "$v" ] && tmo=$v
-	fi
-	# Tests find their data relative to their own directory.
-	t0=$(now)
-	(cd "$(dirname "$t")" && timeout "$tmo" "./$(basename "$t")") >"$log" 2>&1
-	rc=$?
-	account "$t" "$rc" "$log" $(($(now) - t0))
+	c=$(sed -n '1,40s/^# cores: \([0-9][0-9]*\)$/\1/p' "$t" 2>/dev/null | head -n 1)
+	J_KIND+=(host) J_SPEC+=("$t") J_CORES+=("${c:-1}")
+done
+for s in "${LAB_SUITES[@]}"; do
+	read -r hosts _ path _ <<<"$s"
+	selected "$path" || continue
+	J_KIND+=(lab) J_SPEC+=("$s") J_CORES+=("$hosts")
+done
+for i in "${!J_CORES[@]}"; do
+	((J_CORES[i] > JOBS)) && J_CORES[i]=$JOBS
 done
 
-for s in "${LAB_SUITES[@]}"; do
-	read -r hosts tmo path args <<<"$s"
-	selected "$path" || continue
+J_T0=() J_LOG=() J_RUN=()
+
+# start_job I: start program I in the background; its exit status goes to
+# a file next to its output, read by finish_job.
+start_job() {
+	local i=$1 t log tmo v hosts path args name run
+	J_T0[i]=$(now)
+	if [ "${J_KIND[i]}" = host ]; then
+		t=${J_SPEC[i]}
+		log="$OUT/$(basename "$t").tap"
+		tmo=600
+		if [ -f "$(dirname "$t")/settings" ]; then
+			v=$(sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' "$(dirname "$t")/settings" | tail -n 1)
+			[ -n "$v" ] && tmo=$v
+		fi
+		J_LOG[i]=$log
+		(
+			cd "$(dirname "$t")" && timeout "$tmo" "./$(basename "$t")"
+			echo $? >"$log.rc"
+		) >"$log" 2>&1 &
+	else
+		read -r hosts tmo path args <<<"${J_SPEC[i]}"
+		name=${path#selftests/}
+		run="$OUT/lab-$(echo "$name" | tr '/.' '--')"
+		rm -rf "$run"
+		J_RUN[i]=$run
+		# $args unquoted: a suite's extra lab-run arguments, split as written.
+		# shellcheck disable=SC2086
+		(
+			$LAB --hosts "$hosts" --timeout "$tmo" --out "$run" \
+				--script "all=$path" $args
+			echo $? >"$run.labrc"
+		) >"$run.log" 2>&1 &
+	fi
+	J_PID[$!]=$i
+}
+
+# finish_job I: fold the results of program I, which has ended.
+finish_job() {
+	local i=$1 secs rc labrc hosts path name run h tap suffix
+	secs=$(($(now) - J_T0[i]))
+	if [ "${J_KIND[i]}" = host ]; then
+		rc=$(cat "${J_LOG[i]}.rc" 2>/dev/null || echo 125)
+		account "${J_SPEC[i]}" "$rc" "${J_LOG[i]}" "$secs"
+		return
+	fi
+	read -r hosts _ path _ <<<"${J_SPEC[i]}"
 	name=${path#selftests/}
-	run="$OUT/lab-$(echo "$name" | tr '/.' '--')"
-	rm -rf "$run"
-	t0=$(now)
-	# shellcheck disable=SC2086
-	$LAB --hosts "$hosts" --timeout "$tmo" --out "$run" \
-		--script "all=$path" $args >"$run.log" 2>&1
-	labrc=$?
-	secs=$(($(now) - t0))
+	run=${J_RUN[i]}
+	labrc=$(cat "$run.labrc" 2>/dev/null || echo 125)
 	for h in $(seq 1 "$hosts"); do
 		tap="$run/share/host$h/out.tap"
 		rc=$(cat "$run/share/host$h/rc" 2>/dev/null || echo 125)
@@ -152,7 +199,53 @@ for s in "${LAB_SUITES[@]}"; do
 		[ "$hosts" -gt 1 ] && suffix=" [host$h]"
 		account "$name$suffix" "$rc" "$tap" "$secs"
 	done
+}
+
+stop_jobs() {
+	local p
+	for p in "${!J_PID[@]}"; do
+		pkill -TERM -P "$p" 2>/dev/null
+		kill -TERM "$p" 2>/dev/null
+	done
+	wait
+	exit "$1"
+}
+
+mkdir -p "$OUT"
+echo "TAP version 13"
+echo "# $JOBS core(s) for the tests (RTUNE_TEST_JOBS)"
+
+declare -A J_PID=()	# pid of a running program -> its index
+trap 'stop_jobs 130' INT
+trap 'stop_jobs 143' TERM
+T_ALL=$(now)
+pending=("${!J_KIND[@]}")
+free=$JOBS
+while [ ${#pending[@]} -gt 0 ] || [ ${#J_PID[@]} -gt 0 ]; do
+	# Start, in list order, every waiting program whose cores are free.
+	# With one lane this is strictly the list order.
+	left=()
+	for i in "${pending[@]}"; do
+		if ((J_CORES[i] <= free)) && { ((JOBS > 1)) || [ ${#left[@]} -eq 0 ]; }; then
+			start_job "$i"
+			free=$((free - J_CORES[i]))
+		else
+			left+=("$i")
+		fi
+	done
+	pending=("${left[@]}")
+	[ ${#J_PID[@]} -gt 0 ] || continue
+	done_pid=
+	wait -n -p done_pid
+	if [ -z "$done_pid" ] || [ -z "${J_PID[$done_pid]:-}" ]; then
+		continue
+	fi
+	i=${J_PID[$done_pid]}
+	unset "J_PID[$done_pid]"
+	free=$((free + J_CORES[i]))
+	finish_job "$i"
 done
+trap - INT TERM
 
 echo "1..$NPROG"
 # Wall time per program, the longest first (a lab suite's hosts share one
@@ -160,6 +253,7 @@ echo "1..$NPROG"
 if [ ${#TIMES[@]} -gt 0 ]; then
 	echo "# wall time per program (s):"
 	printf '%s\n' "${TIMES[@]}" | sort -rn | head -n 25 | sed 's/^/#   /'
+	echo "# wall time of the whole run: $(($(now) - T_ALL)) s on $JOBS core(s)"
 fi
 if [ ${#PROG_FAILED[@]} -gt 0 ]; then
 	echo "# failed programs: ${PROG_FAILED[*]}"

@@ -11,6 +11,9 @@
 #   exits 0: lab-run must report host2 failed, naming the line, and exit 1.
 #
 # Boots the QEMU lab: run it under the lab lock, like every lab suite.
+#
+# cores: 2
+# (for selftests/run_tests.sh: two guests)
 
 # shellcheck disable=SC2317 # the t_* checks run through tap_ok
 TOP=$(cd "$(dirname "$0")/../.." && pwd)

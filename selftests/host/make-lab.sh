@@ -13,6 +13,9 @@
 # Environment: MAKE_LAB_REPO (what to clone, default this tree's
 # repository); everything else (KDIR, LAB_KVER, DEMO_SECS) reaches make lab
 # unchanged.
+#
+# cores: 2
+# (for selftests/run_tests.sh: a build, then two guests)
 
 # shellcheck disable=SC2317 # the t_* checks run through tap_ok
 TOP=$(cd "$(dirname "$0")/../.." && pwd)

@@ -60,6 +60,7 @@ endif
 
 # Userspace tools are built with sanitizers for the tests.
 SANITIZE ?=
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 export SANITIZE
 
 TOOLS := tools/rocetune tools/dcqcn-sim
@@ -78,7 +79,7 @@ endif
 # Kernel feature probes run inside Kbuild (kmod/compat/kbuild.mk). A
 # failure names the kernel and lists the installed ones.
 module: kdir-check
-	@$(KMAKE) M=$(CURDIR) W=1 modules || { \
+	+@$(KMAKE) M=$(CURDIR) W=1 modules || { \
 		echo "rocetune: the module does not build against $(KDIR) (kernel $(KVER))" >&2; \
 		echo "rocetune: installed kernels:" >&2; scripts/kernel.sh --list >&2; \
 		echo "rocetune: pick another with KVER=<release>" >&2; exit 1; }
@@ -91,7 +92,7 @@ matrix:
 	scripts/kernel-matrix.sh
 
 tools:
-	@for t in $(TOOLS); do \
+	+@for t in $(TOOLS); do \
 		[ -f $$t/Makefile ] || continue; \
 		$(MAKE) -C $$t || exit 1; \
 	done
@@ -100,12 +101,14 @@ deps:
 	scripts/install-deps.sh
 
 lab: deps
-	$(MAKE) all
+	$(MAKE) -j$(NPROC) all
 	selftests/lab/demo.sh
 
+# The builds of check use every core (kbuild and the unit tests build in
+# parallel); the tests then run side by side (selftests/run_tests.sh).
 check: deps
-	$(MAKE) all SANITIZE=1
-	$(MAKE) -C selftests/unit all
+	$(MAKE) -j$(NPROC) all SANITIZE=1
+	$(MAKE) -j$(NPROC) -C selftests/unit all
 	selftests/run_tests.sh
 
 unit:

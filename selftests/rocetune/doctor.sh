@@ -10,7 +10,8 @@
 # (tx_pause_storm_error_events in ethtool -S, which stats reads the same as
 # ethtool), storm prevention off (the ethtool tunable), a speed drop
 # (link_speed), a link below the profile's [link] expect_speed (the port's
-# best mode, and a speed drop, against it), rising FCS errors, an MTU that
+# best mode, and a speed drop, against it), rising FCS and symbol errors,
+# the link going down (6.2+: 6.1 has no link-down count), an MTU that
 # is not the profile's (and an MTU where rxe's active MTU, read through
 # libibverbs, differs from the one the kernel's iboe_get_mtu() derives), ECN
 # off and the CNP DSCP on another priority (rocetune.ko's configfs), the
@@ -240,6 +241,40 @@ else
 	tap_fail "link-errors evidence" "fcs_errors_per_s $r"
 fi
 echo 0 > "$D/counters/fcs_errors/rate"
+
+# ------------------------------------------------------------ symbol errors
+echo 50 > "$D/counters/symbol_errors/rate"
+tap_eq "symbol errors rising (50/s): exit 3, link-errors only" "3 link-errors" "$(doc "$P")"
+r=$(ev link-errors symbol_errors_per_s)
+if within "$r" 40 60 && [[ $(ev link-errors fcs_errors_per_s) == 0 ]]; then
+	tap_pass "link-errors evidence: ${r} symbol errors/s, 0 FCS errors/s"
+else
+	tap_fail "link-errors evidence" "symbol_errors_per_s $r, fcs_errors_per_s $(ev link-errors fcs_errors_per_s)"
+fi
+echo 0 > "$D/counters/symbol_errors/rate"
+
+# ------------------------------------------------------------ link going down
+# The link-down count comes from ethtool netlink's LINKSTATE
+# (ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT, Linux 6.2+): on older kernels stats
+# reports it null and the doctor cannot see flaps.
+"$RT" -j stats --interval 0 dev dcb0 > "$W/st.json" 2>/dev/null
+ld=$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["ports"][0]["counters"]["link_down_events"]["total"])' "$W/st.json" 2>&1)
+if [[ $ld =~ ^[0-9]+$ ]]; then
+	echo 4 > "$D/counters/link_down_events/rate"
+	tap_eq "link going down (4 events/s): exit 3, link-errors only" "3 link-errors" "$(doc "$P")"
+	r=$(ev link-errors link_down_per_s)
+	if within "$r" 2 6; then
+		tap_pass "link-errors evidence: ${r} link-down events/s"
+	else
+		tap_fail "link-errors evidence" "link_down_per_s $r"
+	fi
+	echo 0 > "$D/counters/link_down_events/rate"
+else
+	for t in "link going down: link-errors" "link-errors evidence: link-down events/s"; do
+		tap_skip "$t" "no link-down count on $(uname -r) (ethtool netlink's ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT is Linux 6.2+; stats reports link_down_events $ld)"
+	done
+fi
 
 # ------------------------------------------------------------ MTU
 ip link set dcb0 mtu 1400

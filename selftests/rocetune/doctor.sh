@@ -9,7 +9,11 @@
 # debugfs rate), a storm seen only by the NIC's storm counter
 # (tx_pause_storm_error_events in ethtool -S, which stats reads the same as
 # ethtool), storm prevention off (the ethtool tunable), a speed drop
-# (link_speed), rising FCS errors, an MTU that is not the profile's, ECN
+# (link_speed), a link below the profile's [link] expect_speed (the port's
+# best mode, and a speed drop, against it), rising FCS and symbol errors,
+# the link going down (6.2+: 6.1 has no link-down count), an MTU that
+# is not the profile's (and an MTU where rxe's active MTU, read through
+# libibverbs, differs from the one the kernel's iboe_get_mtu() derives), ECN
 # off and the CNP DSCP on another priority (rocetune.ko's configfs), the
 # RDMA-CM ToS on a priority without PFC, pacing inactive (pfifo_fast),
 # lldpad running (a process of that name), DCBX reported LLD-managed
@@ -58,6 +62,7 @@ setup() {
 	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 	insmod "$DCBSIM" || return 1
 	modprobe rdma_rxe && modprobe rdma_cm || return 1
+	modprobe ib_uverbs 2>/dev/null	# the port's active MTU (libibverbs)
 	if [[ -n $RTKO ]]; then
 		[[ -f $RTKO ]] && insmod "$RTKO" || return 2
 	else
@@ -202,6 +207,30 @@ tap_eq "slow-link evidence: speed 50000, advertised 100000" "50000 100000" \
 	"$(ev slow-link speed_mbps) $(ev slow-link advertised_speed_mbps)"
 echo 100000 > "$D/link_speed"
 
+# ------------------------------------- the profile's expected link speed
+# [link] expect_speed / expect_lanes: an expectation the doctor checks,
+# never applied. The port's best mode is 100000baseCR4.
+PX=$W/expect-100g.conf
+PY=$W/expect-200g.conf
+sed 's/^roce_mtu = 1024$/&\nexpect_speed = 100G\nexpect_lanes = 4/' "$P" > "$PX"
+sed 's/^roce_mtu = 1024$/&\nexpect_speed = 200G/' "$P" > "$PY"
+tap_eq "profile expects 100G on 4 lanes, link 100000 Mb/s on 4: exit 0, clean" "0 clean" "$(doc "$PX")"
+tap_eq "profile expects 200G, the port's best mode is 100G: exit 2, slow-link only" \
+	"2 slow-link" "$(doc "$PY")"
+tap_eq "slow-link evidence names the profile: expected 200000, speed 100000, advertised 100000" \
+	"200000 100000 100000" \
+	"$(ev slow-link profile_expect_speed_mbps) $(ev slow-link speed_mbps) $(ev slow-link advertised_speed_mbps)"
+echo 50000 > "$D/link_speed"
+tap_eq "expect_speed 100G, link trained down to 50000 Mb/s: exit 2, slow-link only" \
+	"2 slow-link" "$(doc "$PX")"
+tap_eq "slow-link evidence: expected 100000 on 4 lanes, 50000 on 2" "100000 4 50000 2" \
+	"$(ev slow-link profile_expect_speed_mbps) $(ev slow-link profile_expect_lanes) $(ev slow-link speed_mbps) $(ev slow-link lanes)"
+echo 100000 > "$D/link_speed"
+"$RT" -j apply "$PX" > "$W/apply-x.json" 2> "$W/apply-x.err"
+rc=$?
+tap_eq "apply ignores expect_speed/expect_lanes: exit 0, no write" "0 0" \
+	"$rc $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["writes"])' "$W/apply-x.json" 2>&1)"
+
 # ------------------------------------------------------------ FCS errors
 echo 100 > "$D/counters/fcs_errors/rate"
 tap_eq "FCS errors rising (100/s): exit 3, link-errors only" "3 link-errors" "$(doc "$P")"
@@ -213,12 +242,54 @@ else
 fi
 echo 0 > "$D/counters/fcs_errors/rate"
 
+# ------------------------------------------------------------ symbol errors
+echo 50 > "$D/counters/symbol_errors/rate"
+tap_eq "symbol errors rising (50/s): exit 3, link-errors only" "3 link-errors" "$(doc "$P")"
+r=$(ev link-errors symbol_errors_per_s)
+if within "$r" 40 60 && [[ $(ev link-errors fcs_errors_per_s) == 0 ]]; then
+	tap_pass "link-errors evidence: ${r} symbol errors/s, 0 FCS errors/s"
+else
+	tap_fail "link-errors evidence" "symbol_errors_per_s $r, fcs_errors_per_s $(ev link-errors fcs_errors_per_s)"
+fi
+echo 0 > "$D/counters/symbol_errors/rate"
+
+# ------------------------------------------------------------ link going down
+# The link-down count comes from ethtool netlink's LINKSTATE
+# (ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT, Linux 6.2+): on older kernels stats
+# reports it null and the doctor cannot see flaps.
+"$RT" -j stats --interval 0 dev dcb0 > "$W/st.json" 2>/dev/null
+ld=$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["ports"][0]["counters"]["link_down_events"]["total"])' "$W/st.json" 2>&1)
+if [[ $ld =~ ^[0-9]+$ ]]; then
+	echo 4 > "$D/counters/link_down_events/rate"
+	tap_eq "link going down (4 events/s): exit 3, link-errors only" "3 link-errors" "$(doc "$P")"
+	r=$(ev link-errors link_down_per_s)
+	if within "$r" 2 6; then
+		tap_pass "link-errors evidence: ${r} link-down events/s"
+	else
+		tap_fail "link-errors evidence" "link_down_per_s $r"
+	fi
+	echo 0 > "$D/counters/link_down_events/rate"
+else
+	for t in "link going down: link-errors" "link-errors evidence: link-down events/s"; do
+		tap_skip "$t" "no link-down count on $(uname -r) (ethtool netlink's ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT is Linux 6.2+; stats reports link_down_events $ld)"
+	done
+fi
+
 # ------------------------------------------------------------ MTU
 ip link set dcb0 mtu 1400
 tap_eq "MTU 1400, the profile says 1500: exit 3, mtu-mismatch only" "3 mtu-mismatch" "$(doc "$P")"
 tap_eq "mtu-mismatch evidence: netdev 1400, profile 1500, RoCE MTU 1024" "1400 1500 1024" \
 	"$(ev mtu-mismatch netdev_mtu) $(ev mtu-mismatch profile_mtu) $(ev mtu-mismatch roce_mtu)"
 tap_eq "without the profile the MTU is no finding" "0 clean" "$(doc)"
+# 1110: rxe gives the port 1110 - 80 -> 1024, iboe_get_mtu() 1110 - 96 -> 512;
+# the evidence must carry the active MTU the port reports
+ip link set dcb0 mtu 1110
+tap_eq "MTU 1110, the profile says 1500: exit 3, mtu-mismatch only" "3 mtu-mismatch" "$(doc "$P")"
+tap_eq "mtu-mismatch evidence: netdev 1110, the port's active MTU read (1024), the derived one 512" \
+	"1110 1024 512" \
+	"$(ev mtu-mismatch netdev_mtu) $(ev mtu-mismatch roce_active_mtu) $(ev mtu-mismatch roce_mtu)"
+tap_eq "MTU 1110 without the profile: rxe's 1024 fits with its headers, no finding" "0 clean" "$(doc)"
 ip link set dcb0 mtu 1500
 
 # ------------------------------------------------------------ CC via configfs

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/tap.h"
+#include "../../tools/rocetune/expect.h"
 #include "../../tools/rocetune/profile.h"
 
 static const char *datadir(void)
@@ -266,6 +267,75 @@ static void test_syntax(void)
 		  diag_find(&d, "tos-not-ect"), "ToS without ECT on an ECN priority warns");
 }
 
+/* [link] expect_speed and expect_lanes: expectations the doctor checks,
+ * never applied. */
+static void test_expect(void)
+{
+	static const struct { const char *v; uint32_t mbps; } good[] = {
+		{ "100G", 100000 }, { "25g", 25000 }, { "2.5G", 2500 }, { "100000", 100000 },
+		{ "400000M", 400000 }, { "1600G", 1600000 }, { "10M", 10 }, { "0.1G", 100 },
+	};
+	static const char *const bad[] = {
+		"fast", "100 G", "0", "9", "2.5", "1.2345G", "1601G", "1600001", "100T", "G",
+		"-1", ".5G", "2.G", "100Gb/s",
+	};
+	static struct rtune_profile p;
+	static struct rtune_diags d;
+	const struct rtune_diag *e;
+	size_t i, ngood = 0, nbad = 0;
+	char t[160], buf[16];
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(t, sizeof(t), "[match]\nnetdev = a\n[link]\nexpect_speed = %s\n", good[i].v);
+		if (parse(t, &p, &d) == 0 && p.has_expect_speed && p.expect_speed == good[i].mbps)
+			ngood++;
+		else
+			tap_diag("expect_speed = %s: not %u Mb/s", good[i].v, good[i].mbps);
+	}
+	tap_check(ngood == sizeof(good) / sizeof(good[0]),
+		  "expect_speed: 100G, 25g, 2.5G, 100000, 400000M, 1600G, 10M, 0.1G in Mb/s");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(t, sizeof(t), "[match]\nnetdev = a\n[link]\nexpect_speed = %s\n", bad[i]);
+		e = parse(t, &p, &d) < 0 ? diag_find(&d, "bad-value") : NULL;
+		if (e && e->line == 4 && !strcmp(e->key, "expect_speed") && strstr(e->msg, "100G") &&
+		    !p.has_expect_speed)
+			nbad++;
+		else
+			tap_diag("expect_speed = %s accepted, or not a bad-value naming 100G", bad[i]);
+	}
+	tap_check(nbad == sizeof(bad) / sizeof(bad[0]),
+		  "expect_speed: garbage, blanks, out of range, 4 decimals, units other than M/G are bad-value");
+	tap_check(parse("[match]\nnetdev = a\n[link]\nexpect_lanes = 4\n", &p, &d) == 0 &&
+		  p.has_expect_lanes && p.expect_lanes == 4 && !p.has_expect_speed,
+		  "expect_lanes 4 alone");
+	nbad = 0;
+	for (i = 0; i < 4; i++) {
+		static const char *const lb[] = { "0", "9", "four", "2 4" };
+
+		snprintf(t, sizeof(t), "[match]\nnetdev = a\n[link]\nexpect_lanes = %s\n", lb[i]);
+		e = parse(t, &p, &d) < 0 ? diag_find(&d, "bad-value") : NULL;
+		if (e && strstr(e->msg, "1..8"))
+			nbad++;
+		else
+			tap_diag("expect_lanes = %s accepted, or not a bad-value naming 1..8", lb[i]);
+	}
+	tap_check(nbad == 4, "expect_lanes: 0, 9, four, '2 4' are bad-value naming 1..8");
+	tap_check(parse("[match]\nnetdev = a\n[link]\nexpect_speed = 100G\nexpect_lanes = 4\n", &p, &d) == 0 &&
+		  d.nwarn == 1 && diag_find(&d, "empty-profile"),
+		  "expectations alone: nothing to apply (empty-profile warning)");
+	tap_check(parse("[match]\nnetdev = a\n[link]\nexpect_speed = 100G\nexpect_speed = 50G\n", &p, &d) < 0 &&
+		  diag_find(&d, "duplicate-key"), "expect_speed given twice: duplicate-key");
+	rtune_fmt_speed(buf, sizeof(buf), 100000);
+	ngood = !strcmp(buf, "100G");
+	rtune_fmt_speed(buf, sizeof(buf), 2500);
+	ngood += !strcmp(buf, "2.5G");
+	rtune_fmt_speed(buf, sizeof(buf), 100);
+	ngood += !strcmp(buf, "100M");
+	rtune_fmt_speed(buf, sizeof(buf), 2520);
+	ngood += !strcmp(buf, "2520M");
+	tap_check(ngood == 4, "speeds written back as 100G, 2.5G, 100M, 2520M");
+}
+
 int main(void)
 {
 	test_corpus_bad();
@@ -274,5 +344,6 @@ int main(void)
 	test_lossless_semantics();
 	test_messages();
 	test_syntax();
+	test_expect();
 	return tap_done();
 }

@@ -7,6 +7,7 @@
  * device does not report gives no finding; and the helpers (link mode
  * names, the RoCE MTU, the trust map) do what the rules rely on.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,8 @@ static void clean(struct rtune_doc_snap *s, struct rtune_doc_port *d)
 	l->link_ok = true;
 	l->mtu = 1500;
 	l->has_ib = true;
+	l->roce_mtu_ok = true;
+	l->roce_active_mtu = 1024;	/* rxe: the netdev MTU less its 80 bytes of headers */
 	snprintf(l->ibdev, sizeof(l->ibdev), "rxe0");
 	l->port = 1;
 	l->dcb.ok = true;
@@ -196,6 +199,149 @@ static void test_storm_counters(void)
 	EXPECT(&s, &prof, "clean", "storm counters without a rate (reset): no finding");
 }
 
+/* prof_x: the lab profile with @link_extra added to its [link] section. */
+static struct rtune_profile prof_x;
+
+static int parse_lab_with(const char *link_extra)
+{
+	struct rtune_diags dg = { 0 };
+	char t[1024];
+
+	snprintf(t, sizeof(t),
+		 "[match]\nrdma_device = rxe*\n[link]\nmtu = 1500\nroce_mtu = 1024\n%s"
+		 "[trust]\nmode = dscp\ndscp_prio = default\n[pfc]\npriorities = 3\n"
+		 "[rdma_cm]\nroce_mode = v2\ntos = 106\n"
+		 "[cc]\npreset = paper\necn_enabled_prios = 3\nrp_enabled_prios = 3\nnp_enabled_prios = 3\n",
+		 link_extra);
+	if (profile_parse_text("lab-x.conf", t, strlen(t), &prof_x, &dg) ||
+	    profile_validate(&prof_x, &dg)) {
+		diag_print(&dg, stdout);
+		return -1;
+	}
+	return 0;
+}
+
+/* slow-link against the profile's [link] expect_speed and expect_lanes. */
+static void test_slow_profile(void)
+{
+	struct rtune_doc_snap s;
+	struct rtune_doc_port d;
+
+	if (parse_lab_with("expect_speed = 100G\nexpect_lanes = 4\n")) {
+		tap_check(0, "the lab profile with expect_speed 100G, expect_lanes 4 parses");
+		return;
+	}
+	clean(&s, &d);
+	EXPECT(&s, &prof_x, "clean", "100G on 4 lanes, the profile expects 100G on 4: clean");
+	d.s.eth.speed_mbps = 200000;
+	d.s.eth.adv_speed_mbps = 200000;
+	EXPECT(&s, &prof_x, "clean", "faster than the profile expects: clean");
+
+	clean(&s, &d);
+	d.s.eth.speed_mbps = 50000;
+	d.s.eth.lanes = 2;
+	EXPECT(&s, &prof_x, "slow-link", "trained down to 50G, the profile expects 100G: one slow-link");
+	tap_check(ev("slow-link", "profile_expect_speed_mbps") == 100000 &&
+		  ev("slow-link", "speed_mbps") == 50000 &&
+		  ev("slow-link", "advertised_speed_mbps") == 100000 &&
+		  ev("slow-link", "profile_expect_lanes") == 4 && ev("slow-link", "lanes") == 2 &&
+		  strstr(res.f[0].summary, "[link] expect_speed = 100G") &&
+		  strstr(res.f[0].summary, "it advertises 100000") &&
+		  strstr(res.f[0].fix, "trained down"),
+		  "slow link below the profile: the profile's value named in evidence and summary, the retrain fix");
+
+	/* the port itself cannot do what the profile expects */
+	if (parse_lab_with("expect_speed = 200G\n")) {
+		tap_check(0, "the lab profile with expect_speed 200G parses");
+		return;
+	}
+	clean(&s, &d);
+	EXPECT(&s, &prof_x, "slow-link", "100G port, the profile expects 200G: slow-link (the advertised modes alone see nothing)");
+	EXPECT(&s, &prof, "clean", "the same port with the lab profile (no expectation): clean");
+	codes(&s, &prof_x);
+	tap_check(res.nwarn == 1 && ev("slow-link", "profile_expect_speed_mbps") == 200000 &&
+		  ev("slow-link", "advertised_speed_mbps") == 100000 &&
+		  isnan(ev("slow-link", "profile_expect_lanes")) &&
+		  strstr(res.f[0].summary, "its fastest advertised mode is 100000 Mb/s") &&
+		  strstr(res.f[0].fix, "does not advertise 200G") && strstr(res.f[0].fix, "lab-x.conf"),
+		  "expect_speed above the advertised modes: a warning, the fix says the port cannot reach it");
+	clean(&s, &d);
+	d.s.eth.has_adv = false;
+	d.s.eth.lanes = 0;
+	d.s.eth.has_lanes = false;
+	EXPECT(&s, &prof_x, "slow-link", "no advertised modes, below the profile: slow-link from the profile alone");
+	clean(&s, &d);
+	d.s.eth.has_speed = false;
+	EXPECT(&s, &prof_x, "clean", "no speed (link down or not reported): no slow-link");
+
+	if (parse_lab_with("expect_lanes = 4\n")) {
+		tap_check(0, "the lab profile with expect_lanes 4 parses");
+		return;
+	}
+	clean(&s, &d);
+	d.s.eth.lanes = 2;
+	d.s.eth.adv_lanes = 0;	/* a mode name without lanes: the advertised modes cannot tell */
+	EXPECT(&s, &prof_x, "slow-link", "100G on 2 lanes, the profile expects 4: slow-link");
+	tap_check(strstr(res.f[0].summary, "the profile expects 4 ([link] expect_lanes)") &&
+		  ev("slow-link", "profile_expect_lanes") == 4 && ev("slow-link", "lanes") == 2,
+		  "lanes below the profile: named in the summary and evidence");
+}
+
+/* mtu-mismatch over the three MTUs: netdev, the RDMA port's active MTU (read),
+ * the profile. */
+static void test_mtu_three(void)
+{
+	struct rtune_doc_snap s;
+	struct rtune_doc_port d;
+
+	clean(&s, &d);
+	d.l.mtu = 1400;
+	EXPECT(&s, &prof, "mtu-mismatch", "netdev MTU 1400 against the profile's 1500");
+	tap_check(ev("mtu-mismatch", "roce_active_mtu") == 1024 &&
+		  strstr(res.f[0].summary, "active MTU is 1024") &&
+		  strstr(res.f[0].fix, "ip link set dev dcb0 mtu 1500"),
+		  "netdev MTU off the profile: the read active MTU in evidence and summary, the fix sets the profile's");
+
+	/* rxe's window: 1110 - 80 gives it 1024, iboe_get_mtu() 512 */
+	clean(&s, &d);
+	d.l.mtu = 1110;
+	EXPECT(&s, &prof, "mtu-mismatch", "netdev MTU 1110 against 1500");
+	tap_check(ev("mtu-mismatch", "roce_active_mtu") == 1024 && ev("mtu-mismatch", "roce_mtu") == 512,
+		  "the active MTU is the one read (1024), not the derived one (512)");
+	EXPECT(&s, NULL, "clean", "MTU 1110 without a profile: rxe's 1024 fits with its 80 bytes");
+
+	clean(&s, &d);
+	d.l.roce_active_mtu = 512;
+	EXPECT(&s, &prof, "mtu-mismatch", "netdev MTU as the profile says, active MTU 512 < the profile's roce_mtu 1024");
+	tap_check(ev("mtu-mismatch", "roce_active_mtu") == 512 && ev("mtu-mismatch", "roce_mtu") == 1024 &&
+		  ev("mtu-mismatch", "profile_roce_mtu") == 1024 &&
+		  strstr(res.f[0].summary, "active MTU is 512, the profile wants RoCE MTU 1024") &&
+		  strstr(res.f[0].fix, "did not follow") && strstr(res.f[0].fix, "ibv_devinfo -d rxe0"),
+		  "active MTU below the profile while the netdev allows it: the port did not follow");
+	EXPECT(&s, NULL, "clean", "active MTU 512 without a profile: no finding (a smaller MTU fits)");
+
+	clean(&s, &d);
+	d.l.roce_active_mtu = 4096;
+	EXPECT(&s, NULL, "mtu-mismatch", "active MTU 4096 on a 1500-byte netdev, no profile: mtu-mismatch");
+	tap_check(res.nerr == 1 && ev("mtu-mismatch", "roce_active_mtu") == 4096 &&
+		  ev("mtu-mismatch", "netdev_mtu") == 1500 &&
+		  isnan(ev("mtu-mismatch", "profile_mtu")) &&
+		  strstr(res.f[0].summary, "does not fit the netdev MTU 1500") &&
+		  strstr(res.f[0].fix, "at least 4192"),
+		  "active MTU too big for the netdev: an error, the fix raises the MTU to 4192");
+	EXPECT(&s, &prof, "mtu-mismatch", "the same with the profile: one finding");
+
+	clean(&s, &d);
+	d.l.roce_mtu_ok = false;
+	d.l.roce_mtu_err = -ENODEV;
+	EXPECT(&s, &prof, "clean", "active MTU unreadable, the netdev MTU allows the profile's: clean");
+	d.l.mtu = 1400;
+	EXPECT(&s, &prof, "mtu-mismatch", "active MTU unreadable, netdev MTU 1400: mtu-mismatch");
+	tap_check(!strcmp(ev_s("mtu-mismatch", "roce_active_mtu"), "unreadable: No such device") &&
+		  ev("mtu-mismatch", "roce_mtu") == 1024,
+		  "unreadable active MTU: the evidence says so, with the derived RoCE MTU");
+}
+
 static void test_faults(void)
 {
 	struct rtune_doc_snap s;
@@ -257,6 +403,7 @@ static void test_faults(void)
 	d.s.eth.has_adv = false;
 	d.s.eth.speed_mbps = 1000;
 	EXPECT(&s, &prof, "clean", "no advertised modes: no slow-link");
+	test_slow_profile();
 
 	clean(&s, &d);
 	d.s.rate[ST_FCS_ERR] = 100;
@@ -279,10 +426,17 @@ static void test_faults(void)
 		  ev("mtu-mismatch", "profile_mtu") == 1500, "MTU mismatch: the three MTUs");
 	EXPECT(&s, NULL, "clean", "MTU 1400 without a profile: no finding");
 	d.l.mtu = 1100;
+	d.l.roce_mtu_ok = false;	/* not read: the derived RoCE MTU stands in */
+	d.l.roce_mtu_err = -ENOENT;
 	prof.has_mtu = false;
 	EXPECT(&s, &prof, "mtu-mismatch", "MTU 1100 allows RoCE MTU 512 < the profile's 1024");
 	tap_check(ev("mtu-mismatch", "roce_mtu") == 512, "RoCE MTU 512 as evidence");
+	tap_check(!strcmp(ev_s("mtu-mismatch", "roce_active_mtu"), "unreadable: No such file or directory") &&
+		  strstr(res.f[0].summary, "active MTU was not read") &&
+		  strstr(res.f[0].fix, "ip link set dev dcb0 mtu 1120"),
+		  "active MTU unreadable: the evidence says why, the summary says so, the fix raises the MTU");
 	prof.has_mtu = true;
+	test_mtu_three();
 
 	clean(&s, &d);
 	d.l.cc.v[RTUNE_P_ECN_ENABLED_PRIOS] = 0;
@@ -422,7 +576,7 @@ int main(void)
 {
 	struct rtune_diags dg = { 0 };
 
-	tap_plan(65);
+	tap_plan(91);
 	if (profile_parse_text("lab.conf", lab_profile, sizeof(lab_profile) - 1, &prof, &dg) ||
 	    profile_validate(&prof, &dg)) {
 		diag_print(&dg, stdout);

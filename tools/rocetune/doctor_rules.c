@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "doctor.h"
+#include "expect.h"
 #include "plan.h"
 #include "surface.h"
 
@@ -341,35 +342,69 @@ static void r_storm_prevention(const struct rtune_doc_snap *s, int i, struct rtu
 	    dev_name(d));
 }
 
-/* The link trained below its best advertised mode, or on fewer lanes. */
-static void r_slow_link(const struct rtune_doc_snap *s, int i, struct rtune_doc_result *r)
+/*
+ * The link below what is expected of it: the profile's [link] expect_speed
+ * and expect_lanes (expect.c), and the port's own fastest advertised mode.
+ * Each needs the value it compares: no speed (the link is down, or the
+ * driver does not say), no finding.
+ */
+static void r_slow_link(const struct rtune_doc_snap *s, int i, const struct rtune_profile *p,
+			struct rtune_doc_result *r)
 {
 	const struct rtune_doc_port *d = &s->p[i];
 	const struct rtune_eth *e = &d->s.eth;
 	struct rtune_doc_finding *f;
-	bool slow, lanes;
+	bool slow_adv, slow_prof, lanes_adv, lanes_prof;
+	char want[16];
 
-	if (!e->has_speed || !e->has_adv)
-		return;
-	slow = e->speed_mbps < e->adv_speed_mbps;
-	lanes = !slow && e->has_lanes && e->adv_lanes && e->lanes < e->adv_lanes;
-	if (!slow && !lanes)
+	slow_adv = e->has_speed && e->has_adv && e->speed_mbps < e->adv_speed_mbps;
+	slow_prof = e->has_speed && p && p->has_expect_speed && e->speed_mbps < p->expect_speed;
+	lanes_adv = !slow_adv && e->has_speed && e->has_adv && e->has_lanes && e->adv_lanes &&
+		    e->lanes < e->adv_lanes;
+	lanes_prof = e->has_lanes && p && p->has_expect_lanes && e->lanes < p->expect_lanes;
+	if (!slow_adv && !slow_prof && !lanes_adv && !lanes_prof)
 		return;
 	f = add(r, "slow-link", DOC_WARNING, i, -1);
-	if (slow)
+	if (slow_prof) {
+		rtune_fmt_speed(want, sizeof(want), p->expect_speed);
+		if (slow_adv)
+			summary(f, "%s: link at %u Mb/s, below the %u Mb/s the profile expects ([link] expect_speed = %s); it advertises %u Mb/s",
+				dev_name(d), e->speed_mbps, p->expect_speed, want, e->adv_speed_mbps);
+		else if (e->has_adv)
+			summary(f, "%s: link at %u Mb/s, below the %u Mb/s the profile expects ([link] expect_speed = %s); its fastest advertised mode is %u Mb/s",
+				dev_name(d), e->speed_mbps, p->expect_speed, want, e->adv_speed_mbps);
+		else
+			summary(f, "%s: link at %u Mb/s, below the %u Mb/s the profile expects ([link] expect_speed = %s)",
+				dev_name(d), e->speed_mbps, p->expect_speed, want);
+	} else if (slow_adv) {
 		summary(f, "%s: link at %u Mb/s, below the %u Mb/s it advertises", dev_name(d),
 			e->speed_mbps, e->adv_speed_mbps);
-	else
+	} else if (lanes_prof) {
+		summary(f, "%s: link on %u lanes, the profile expects %u ([link] expect_lanes)",
+			dev_name(d), e->lanes, p->expect_lanes);
+	} else {
 		summary(f, "%s: link on %u lanes, the %u Mb/s mode has %u", dev_name(d), e->lanes,
 			e->speed_mbps, e->adv_lanes);
-	ev_num(f, "speed_mbps", e->speed_mbps);
-	ev_num(f, "advertised_speed_mbps", e->adv_speed_mbps);
+	}
+	if (e->has_speed)
+		ev_num(f, "speed_mbps", e->speed_mbps);
+	if (e->has_adv)
+		ev_num(f, "advertised_speed_mbps", e->adv_speed_mbps);
+	if (p && p->has_expect_speed)
+		ev_num(f, "profile_expect_speed_mbps", p->expect_speed);
 	if (e->has_lanes)
 		ev_num(f, "lanes", e->lanes);
-	if (e->adv_lanes)
+	if (e->has_adv && e->adv_lanes)
 		ev_num(f, "advertised_lanes", e->adv_lanes);
-	fix(f, "the port trained down: check the cable or transceiver and the switch port (ethtool %s, ethtool -m %s); reseat, or retrain with ethtool -s %s autoneg on",
-	    dev_name(d), dev_name(d), dev_name(d));
+	if (p && p->has_expect_lanes)
+		ev_num(f, "profile_expect_lanes", p->expect_lanes);
+	/* the port cannot reach the profile's speed: no retraining helps */
+	if (slow_prof && e->has_adv && e->adv_speed_mbps < p->expect_speed)
+		fix(f, "the port does not advertise %s: check that the NIC, the transceiver and the cable are rated for it (ethtool %s, ethtool -m %s), or correct [link] expect_speed in %s",
+		    want, dev_name(d), dev_name(d), p->path);
+	else
+		fix(f, "the port trained down: check the cable or transceiver and the switch port (ethtool %s, ethtool -m %s); reseat, or retrain with ethtool -s %s autoneg on",
+		    dev_name(d), dev_name(d), dev_name(d));
 }
 
 /* FCS or symbol errors, or link flaps, rising during the sample. */
@@ -404,35 +439,82 @@ static void r_link_errors(const struct rtune_doc_snap *s, int i, const struct rt
 	    dev_name(d));
 }
 
-/* netdev MTU against the profile, and the RoCE MTU it allows against the profile's. */
+/*
+ * The headers of the largest RoCE packet that carries a full MTU of
+ * payload: an RDMA WRITE's first packet over IPv6 (GRH 40, UDP 8, BTH 12,
+ * RETH 16, ICRC 4), rxe's RXE_MAX_HDR_LENGTH. A port whose active MTU plus
+ * these exceeds the netdev MTU sends frames the netdev cannot carry. (The
+ * kernel's iboe_get_mtu() reserves more, RTUNE_ROCE_HDR_OVERHEAD, so a port
+ * derived that way is never caught here.)
+ */
+#define DOC_ROCE_FULL_HDR 80
+
+/*
+ * The three MTUs: the netdev's, the RDMA port's active MTU (read through
+ * libibverbs, ibport.c) and the profile's [link] mtu and roce_mtu. One
+ * finding per port, the worst first: the active MTU does not fit the
+ * netdev MTU (with or without a profile); the netdev MTU is not the
+ * profile's; the active MTU is below the profile's roce_mtu. When the
+ * active MTU cannot be read, the one the netdev MTU allows stands in for
+ * it, and the evidence says it was not read.
+ */
 static void r_mtu(const struct rtune_doc_snap *s, int i, const struct rtune_profile *p,
 		  struct rtune_doc_result *r)
 {
 	const struct rtune_doc_port *d = &s->p[i];
-	uint32_t roce = rtune_doc_roce_mtu(d->l.mtu);
+	uint32_t allowed = rtune_doc_roce_mtu(d->l.mtu), active;
+	bool read = d->l.has_ib && d->l.roce_mtu_ok, too_big, mtu_bad, roce_bad;
 	struct rtune_doc_finding *f;
-	bool mtu_bad, roce_bad;
+	char why[64];
 
-	if (!p || !d->l.link_ok)
+	if (!d->l.link_ok)
 		return;
-	mtu_bad = p->has_mtu && d->l.mtu != p->mtu;
-	roce_bad = p->has_roce_mtu && roce < p->roce_mtu;
-	if (!mtu_bad && !roce_bad)
+	active = read ? d->l.roce_active_mtu : allowed;
+	too_big = read && active + DOC_ROCE_FULL_HDR > d->l.mtu;
+	mtu_bad = p && p->has_mtu && d->l.mtu != p->mtu;
+	roce_bad = p && p->has_roce_mtu && active < p->roce_mtu;
+	if (!too_big && !mtu_bad && !roce_bad)
 		return;
 	f = add(r, "mtu-mismatch", DOC_ERROR, i, -1);
-	if (roce_bad)
-		summary(f, "%s: MTU %u allows RoCE MTU %u, the profile wants RoCE MTU %u",
-			dev_name(d), d->l.mtu, roce, p->roce_mtu);
-	else
+	if (too_big)
+		summary(f, "%s (%s/%u): the RDMA port's active MTU %u does not fit the netdev MTU %u with RoCE's headers (%u bytes): full-size RoCE frames cannot be sent",
+			dev_name(d), d->l.ibdev, d->l.port, active, d->l.mtu, DOC_ROCE_FULL_HDR);
+	else if (mtu_bad && read)
+		summary(f, "%s: MTU %u, the profile says %u (the RDMA port's active MTU is %u)",
+			dev_name(d), d->l.mtu, p->mtu, active);
+	else if (mtu_bad)
 		summary(f, "%s: MTU %u, the profile says %u", dev_name(d), d->l.mtu, p->mtu);
+	else if (read)
+		summary(f, "%s (%s/%u): the RDMA port's active MTU is %u, the profile wants RoCE MTU %u (the netdev MTU %u allows %u)",
+			dev_name(d), d->l.ibdev, d->l.port, active, p->roce_mtu, d->l.mtu, allowed);
+	else
+		summary(f, "%s: MTU %u allows RoCE MTU %u, the profile wants RoCE MTU %u (the RDMA port's active MTU was not read)",
+			dev_name(d), d->l.mtu, allowed, p->roce_mtu);
 	ev_num(f, "netdev_mtu", d->l.mtu);
-	ev_num(f, "roce_mtu", roce);
-	if (p->has_mtu)
+	if (read) {
+		ev_num(f, "roce_active_mtu", active);
+	} else if (d->l.has_ib) {
+		snprintf(why, sizeof(why), "unreadable: %s",
+			 d->l.roce_mtu_err ? strerror(-d->l.roce_mtu_err) : "not read");
+		ev_str(f, "roce_active_mtu", why);
+	} else {
+		ev_str(f, "roce_active_mtu", "no RDMA port");
+	}
+	ev_num(f, "roce_mtu", allowed);	/* what the netdev MTU allows (iboe_get_mtu) */
+	if (p && p->has_mtu)
 		ev_num(f, "profile_mtu", p->mtu);
-	if (p->has_roce_mtu)
+	if (p && p->has_roce_mtu)
 		ev_num(f, "profile_roce_mtu", p->roce_mtu);
-	fix(f, "ip link set dev %s mtu %u (profile key [link] mtu; rocetune apply %s)", dev_name(d),
-	    p->has_mtu ? p->mtu : p->roce_mtu + RTUNE_ROCE_HDR_OVERHEAD, p->path);
+	if (mtu_bad || (roce_bad && allowed < p->roce_mtu))
+		fix(f, "ip link set dev %s mtu %u (profile key [link] mtu; rocetune apply %s)",
+		    dev_name(d), p->has_mtu ? p->mtu : p->roce_mtu + RTUNE_ROCE_HDR_OVERHEAD,
+		    p->path);
+	else if (too_big)
+		fix(f, "raise the MTU to at least %u (ip link set dev %s mtu %u, and [link] mtu in the profile), or make the RDMA port follow the netdev MTU (set the MTU again, or reload the RDMA driver)",
+		    active + RTUNE_ROCE_HDR_OVERHEAD, dev_name(d), active + RTUNE_ROCE_HDR_OVERHEAD);
+	else
+		fix(f, "the netdev MTU allows RoCE MTU %u but the RDMA port did not follow it: set the MTU again (ip link set dev %s mtu %u) or reload the RDMA driver; check ibv_devinfo -d %s",
+		    allowed, dev_name(d), d->l.mtu, d->l.ibdev);
 }
 
 /* ECN marking, the notification point or the reaction point off on the RoCE priority. */
@@ -595,7 +677,7 @@ void rtune_doc_run(const struct rtune_doc_snap *s, const struct rtune_profile *p
 			continue;
 		r_pause_storm(s, i, cfg, r);
 		r_storm_prevention(s, i, r);
-		r_slow_link(s, i, r);
+		r_slow_link(s, i, p, r);
 		r_link_errors(s, i, cfg, r);
 		r_mtu(s, i, p, r);
 		r_ecn(s, i, p, r);

@@ -84,7 +84,8 @@ void host_read_dev(struct nl_sock *sk, struct rtune_link *d)
 	d->cc_ok = false;
 	if (!d->has_ib)
 		return;
-	d->roce_mtu_ok = rtune_ibport_active_mtu(d->ibdev, d->port, &d->roce_active_mtu) == 0;
+	d->roce_mtu_err = rtune_ibport_active_mtu(d->ibdev, d->port, &d->roce_active_mtu);
+	d->roce_mtu_ok = d->roce_mtu_err == 0;
 	if (cm_get(d->ibdev, d->port, &mode, &tos) == 0) {
 		d->cm_ok = true;
 		d->roce_mode = mode;

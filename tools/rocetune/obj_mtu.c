@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The netdev MTU: [link] mtu (and roce_mtu, which only checks that the MTU
- * fits RoCE's), set through rtnetlink and read back. show also prints the
+ * fits RoCE's), set through rtnetlink and read back. The section's
+ * expect_speed and expect_lanes are expectations the doctor checks
+ * (expect.c): nothing here applies them. show also prints the
  * RDMA port's active MTU where it can be read (ibport.c): a read-only
  * setting, for verify's fingerprint.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "expect.h"
 #include "link.h"
 #include "obj.h"
 
@@ -44,6 +47,8 @@ static int k_roce_mtu(struct rtune_pctx *c, const char *v)
 static const struct rtune_key keys[] = {
 	{ "mtu", k_mtu },
 	{ "roce_mtu", k_roce_mtu },
+	{ "expect_speed", rtune_k_expect_speed },
+	{ "expect_lanes", rtune_k_expect_lanes },
 	{ NULL },
 };
 

@@ -45,6 +45,12 @@ struct rtune_profile {
 	uint32_t mtu;
 	bool has_roce_mtu;
 	uint32_t roce_mtu;		/* 256..4096, default 4096 */
+	/* Expectations, never applied (expect.c): the doctor's slow-link
+	 * checks the port against them. */
+	bool has_expect_speed;
+	uint32_t expect_speed;		/* Mb/s, as ethtool reports the speed */
+	bool has_expect_lanes;
+	uint32_t expect_lanes;		/* 1..8 */
 
 	/* [pfc] */
 	bool has_pfc;
@@ -98,7 +104,7 @@ struct rtune_profile {
 	struct rtune_where {
 		int line;
 	} w_mtu, w_roce_mtu, w_pfc, w_trust, w_map, w_ets, w_bw, w_mode, w_tos,
-	  w_rewr_dscp, w_rewr_pcp, w_pfc_storm,
+	  w_rewr_dscp, w_rewr_pcp, w_pfc_storm, w_expect_speed, w_expect_lanes,
 	  w_cc[RTUNE_P_COUNT], w_preset, w_dl_roce, w_dl_iwarp;
 };
 

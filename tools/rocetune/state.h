@@ -74,9 +74,11 @@ struct rtune_link {
 	uint32_t mtu;
 
 	bool has_ib;
-	/* the port's active MTU (ibport.c), bytes; only with has_ib */
+	/* the port's active MTU (ibport.c), bytes; only with has_ib;
+	 * roce_mtu_err: 0 or the negative errno of the read */
 	bool roce_mtu_ok;
 	uint32_t roce_active_mtu;
+	int roce_mtu_err;
 	char ibdev[64];
 	uint32_t port;
 

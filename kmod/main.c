@@ -33,6 +33,12 @@ static int __init rtune_init(void)
 	err = ib_register_client(&rtune_ib_client);
 	if (err)
 		goto err_hooks;
+	/* Test builds: fail as ib_register_client() does after adding devices. */
+	err = rtune_fault_client_registered();
+	if (err) {
+		ib_unregister_client(&rtune_ib_client);
+		goto err_hooks;
+	}
 
 	pr_info("version %s loaded\n", RTUNE_VERSION);
 	return 0;

@@ -51,7 +51,7 @@ err_hooks:
 	 * and before rtune_objects_exit() counts what is left.
 	 */
 	rtune_hooks_unregister();
-	rcu_barrier();
+	rtune_rcu_barrier();
 err_configfs:
 	rtune_configfs_exit();
 err_out:
@@ -65,7 +65,7 @@ static void __exit rtune_exit(void)
 	ib_unregister_client(&rtune_ib_client);
 	rtune_hooks_unregister();
 	/* Our RCU callbacks (QP and parameter frees) run before unload. */
-	rcu_barrier();
+	rtune_rcu_barrier();
 	rtune_qp_stats_exit();
 	rtune_configfs_exit();
 	/* Last: every object must be gone by now. */

@@ -454,7 +454,7 @@ void rtune_dp_detach(struct rtune_dev *dev)
 
 	rtune_qp_remove_all(dp);
 	/* The entries' RCU callbacks use @dp: wait for all of them. */
-	rcu_barrier();
+	rtune_rcu_barrier();
 	/* No reader of dp->params is left (synchronize_net above). */
 	rtune_obj_free(RTUNE_OBJ_DP_PARAMS, rcu_dereference_protected(dp->params, true));
 	rtune_obj_free(RTUNE_OBJ_DP, dp);
@@ -516,7 +516,7 @@ void rtune_dp_publish(struct rtune_dev *dev, struct rtune_port *port,
 	}
 	rcu_read_unlock();
 	mutex_unlock(&rtune_dp_mutex);
-	call_rcu(&prev->rcu, rtune_dp_params_free_rcu);
+	rtune_call_rcu(&prev->rcu, rtune_dp_params_free_rcu);
 }
 
 ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page)

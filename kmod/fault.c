@@ -17,6 +17,19 @@
  * entry out of service (rtune_qp_withdraw(), after its grace period), and
  * how many times it did: a test widens that window to show that no
  * reference to the QP is held across it (ib_destroy_qp() would wait).
+ *
+ * Test builds only (make SANITIZE=1, as make check does; kmod/Kbuild
+ * defines RTUNE_TEST_BUILD), a module parameter, since it acts before
+ * debugfs could be written:
+ *
+ *   insmod rocetune.ko fail_init_ms=N
+ *
+ * N milliseconds (1..10000) after ib_register_client() added the devices,
+ * module init fails with -ENOMEM and takes the path a failed
+ * ib_register_client() takes (it removes the devices it added itself):
+ * selftests/kmod/init-fail.sh creates QP entries in that window and
+ * checks that none of their RCU callbacks is left when init returns.
+ * Production and DKMS builds have no such parameter.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,6 +37,7 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/moduleparam.h>
 
 #include "rocetune.h"
 
@@ -76,6 +90,32 @@ DEFINE_DEBUGFS_ATTRIBUTE(rtune_fail_next_fops, rtune_fail_next_get,
 			 rtune_fail_next_set, "%llu\n");
 
 DEFINE_DEBUGFS_ATTRIBUTE(rtune_count_fops, rtune_fail_next_get, NULL, "%llu\n");
+
+#ifdef RTUNE_TEST_BUILD
+static unsigned int fail_init_ms;
+module_param(fail_init_ms, uint, 0444);
+MODULE_PARM_DESC(fail_init_ms,
+		 "test builds only: fail init this many ms after the RDMA client registered (0: never)");
+
+/**
+ * rtune_fault_client_registered - the injected failure of module init
+ *
+ * Return: 0, or -ENOMEM after the delay set by fail_init_ms.
+ */
+int rtune_fault_client_registered(void)
+{
+	if (!fail_init_ms)
+		return 0;
+	msleep(min(fail_init_ms, 10000U));
+	pr_info("injected init failure (fail_init_ms=%u)\n", fail_init_ms);
+	return -ENOMEM;
+}
+#else
+int rtune_fault_client_registered(void)
+{
+	return 0;
+}
+#endif
 
 /* @dir: rocetune.ko's debugfs directory; an error pointer is fine. */
 void rtune_fault_init(struct dentry *dir)

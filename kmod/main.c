@@ -33,6 +33,12 @@ static int __init rtune_init(void)
 	err = ib_register_client(&rtune_ib_client);
 	if (err)
 		goto err_hooks;
+	/* Test builds: fail as ib_register_client() does after adding devices. */
+	err = rtune_fault_client_registered();
+	if (err) {
+		ib_unregister_client(&rtune_ib_client);
+		goto err_hooks;
+	}
 
 	pr_info("version %s loaded\n", RTUNE_VERSION);
 	return 0;
@@ -45,7 +51,7 @@ err_hooks:
 	 * and before rtune_objects_exit() counts what is left.
 	 */
 	rtune_hooks_unregister();
-	rcu_barrier();
+	rtune_rcu_barrier();
 err_configfs:
 	rtune_configfs_exit();
 err_out:
@@ -59,7 +65,7 @@ static void __exit rtune_exit(void)
 	ib_unregister_client(&rtune_ib_client);
 	rtune_hooks_unregister();
 	/* Our RCU callbacks (QP and parameter frees) run before unload. */
-	rcu_barrier();
+	rtune_rcu_barrier();
 	rtune_qp_stats_exit();
 	rtune_configfs_exit();
 	/* Last: every object must be gone by now. */

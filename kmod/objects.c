@@ -9,6 +9,8 @@
 #include "rocetune.h"
 
 atomic_t rtune_objs[RTUNE_OBJ_COUNT];
+atomic_t rtune_rcu_queued = ATOMIC_INIT(0);
+atomic_t rtune_rcu_waited = ATOMIC_INIT(0);
 
 static const char *const rtune_obj_names[RTUNE_OBJ_COUNT] = {
 	[RTUNE_OBJ_DEV] = "dev",
@@ -42,10 +44,15 @@ int rtune_objects_init(void)
 	return 0;
 }
 
-/* Called last in module exit, after rcu_barrier(). */
+/* Called last in module exit and in a failed init, after rcu_barrier(). */
 void rtune_objects_exit(void)
 {
+	int late = atomic_read(&rtune_rcu_queued) - atomic_read(&rtune_rcu_waited);
 	int i;
+
+	if (late)
+		pr_err("leaked %d RCU callback(s) queued after the last rcu_barrier()\n",
+		       late);
 
 	debugfs_remove_recursive(rtune_debugfs_dir);
 	for (i = 0; i < RTUNE_OBJ_COUNT; i++)

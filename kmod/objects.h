@@ -10,6 +10,7 @@
 #define _ROCETUNE_OBJECTS_H
 
 #include <linux/atomic.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 enum rtune_obj {
@@ -41,6 +42,30 @@ static inline void rtune_obj_free(enum rtune_obj kind, const void *p)
 		return;
 	atomic_dec(&rtune_objs[kind]);
 	kfree(p);
+}
+
+/*
+ * Every RCU callback the module queues goes through rtune_call_rcu(), and
+ * every wait for them through rtune_rcu_barrier(), so that the last step
+ * of module exit or of a failed init can tell, whatever the timing,
+ * whether a callback was queued after the last barrier: one that could
+ * run after the module's text is gone (issue 9, finding 10).
+ */
+extern atomic_t rtune_rcu_queued;	/* rtune_call_rcu() calls */
+extern atomic_t rtune_rcu_waited;	/* of which a barrier waited for */
+
+static inline void rtune_call_rcu(struct rcu_head *head, rcu_callback_t func)
+{
+	atomic_inc(&rtune_rcu_queued);
+	call_rcu(head, func);
+}
+
+static inline void rtune_rcu_barrier(void)
+{
+	int queued = atomic_read(&rtune_rcu_queued);
+
+	rcu_barrier();
+	atomic_set(&rtune_rcu_waited, queued);
 }
 
 int rtune_objects_init(void);

@@ -280,7 +280,7 @@ void rtune_qp_evict(struct rtune_qp *qp, atomic64_t *why)
 	spin_unlock_bh(&rtune_qp_lock);
 	atomic64_inc(&qp->dp->cnt.qp_evicted);
 	atomic64_inc(why);
-	call_rcu(&qp->rcu, rtune_qp_free_rcu);
+	rtune_call_rcu(&qp->rcu, rtune_qp_free_rcu);
 }
 
 /*
@@ -294,7 +294,7 @@ void rtune_qp_remove_all(struct rtune_dp *dp)
 	spin_lock_bh(&rtune_qp_lock);
 	list_for_each_entry_safe(qp, tmp, &dp->qps, dp_node) {
 		rtune_qp_unhash(qp);
-		call_rcu(&qp->rcu, rtune_qp_free_rcu);
+		rtune_call_rcu(&qp->rcu, rtune_qp_free_rcu);
 	}
 	spin_unlock_bh(&rtune_qp_lock);
 }

@@ -94,6 +94,7 @@ struct dentry;
 void rtune_fault_init(struct dentry *dir);
 int rtune_fault_commit(void);
 void rtune_fault_withdraw(void);
+int rtune_fault_client_registered(void);
 
 /* configfs.c */
 int rtune_configfs_init(void);

@@ -29,6 +29,7 @@
 #include "doctor.h"
 #include "host.h"
 #include "lock.h"
+#include "mstcfg.h"
 #include "testhook.h"
 #include "output.h"
 #include "stats_cmd.h"
@@ -361,6 +362,11 @@ static int cmd_apply(const struct opts *o, bool diff_only)
 		target_from_profile(&g_prof, &g_host.dev[i], i, &t, &pl);
 		plan_device(&g_host.dev[i], i, &t, &pl);
 	}
+	if (diff_only) {
+		/* mlx5: what a reboot would bring back (warnings only) */
+		rtune_mstcfg_read_host(&g_host);
+		rtune_mstcfg_plan_notes(&g_host, &pl);
+	}
 	if (pl.nerr || g_diags.nerr) {
 		result = "precondition-failed";
 		code = RTUNE_EXIT_FAILED;
@@ -528,6 +534,7 @@ static int cmd_show(const struct opts *o, char **names, int nnames)
 		fprintf(stderr, "rocetune: cannot read the host state: %s\n", strerror(-err));
 		return RTUNE_EXIT_FAILED;
 	}
+	rtune_mstcfg_read_host(&g_host);	/* mlx5: the next-boot values */
 	code = show_missing(o, names, nnames) ? RTUNE_EXIT_FAILED : 0;
 	if (o->json) {
 		struct jw j;

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The configfs/sysfs text parsers of `rocetune stats`
- * (tools/rocetune/stats.c): rocetune.ko's "name value" counters and the
- * qp_stats table (a header naming the columns, one line per QP). The
- * first byte picks the parser; the rest is the file's text, NUL-ended as
- * read_all()/cfs_read() leave it. What qp_stats accepts must be whole:
- * every QP parsed has its QPN.
+ * The text parsers of what rocetune reads from files and programs: the
+ * configfs/sysfs text of `rocetune stats` (tools/rocetune/stats.c):
+ * rocetune.ko's "name value" counters and the qp_stats table (a header
+ * naming the columns, one line per QP), and the output of `mstconfig -d
+ * DEV query` that show and diff read (tools/rocetune/mstcfg_parse.c).
+ * The first byte picks the parser (bit 1: mstconfig, for port 1 or 2 by
+ * bit 2; else bit 0: qp_stats or counters); the rest is the text,
+ * NUL-ended as read_all()/cfs_read() leave it, or for mstconfig exactly
+ * as long as the pipe gave it (no NUL). What qp_stats accepts must be
+ * whole: every QP parsed has its QPN; what mstconfig's parser accepts is
+ * a value or N/A per parameter, never both, and an error always says why.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../../tools/rocetune/mstcfg.h"
 #include "../../tools/rocetune/stats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -23,6 +29,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
+	if (data[0] & 2) {
+		struct rtune_nvcc nv;
+		char err[200];
+		char *out = malloc(size - 1 ? size - 1 : 1);
+		int r;
+
+		if (!out)
+			return 0;
+		memcpy(out, data + 1, size - 1);
+		r = rtune_mstcfg_parse(out, size - 1, (data[0] >> 2 & 1) + 1, &nv, err, sizeof(err));
+		if (strlen(err) >= sizeof(err) || (r && !err[0]) || (!r && err[0]))
+			abort();	/* an error says why; success says nothing */
+		if ((nv.valid & nv.na) || (nv.valid | nv.na) >> RTUNE_NV_COUNT)
+			abort();
+		free(out);
+		return 0;
+	}
 	text = malloc(size);
 	if (!text)
 		return 0;

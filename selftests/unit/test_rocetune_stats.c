@@ -17,6 +17,7 @@
 #include <linux/genetlink.h>
 #include <netlink/genl/genl.h>
 #include "../lib/tap.h"
+#include "../../tools/rocetune/atomic_file.h"
 #include "../../tools/rocetune/stats.h"
 
 static void test_counters(void)
@@ -410,9 +411,48 @@ static void test_rates_and_output(void)
 	rtune_st_free(&b);
 }
 
+static int write_text(FILE *f, void *arg)
+{
+	fputs(arg, f);
+	return 0;
+}
+
+static int write_fails(FILE *f, void *arg)
+{
+	(void)arg;
+	fputs("half", f);
+	return -EINVAL;
+}
+
+/* atomic_file.c, which the Prometheus file and the QP counter records use */
+static void test_atomic_file(void)
+{
+	char dir[] = "/tmp/rtune-af.XXXXXX", path[64], tmp[96], back[16] = "";
+	FILE *f;
+	size_t n;
+
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(path, sizeof(path), "%s/f", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	tap_check(rtune_atomic_write(path, RTUNE_AF_FSYNC, write_text, "old\n") == 0 &&
+		  rtune_atomic_write(path, 0, write_text, "new\n") == 0,
+		  "atomic file: written, then replaced (with and without fsync)");
+	tap_check(rtune_atomic_write(path, 0, write_fails, NULL) == -EINVAL && access(tmp, F_OK),
+		  "atomic file: the writer's error is returned, the temporary removed");
+	f = fopen(path, "r");
+	n = f ? fread(back, 1, sizeof(back) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	tap_check(n == 4 && !strcmp(back, "new\n"), "atomic file: a failed write leaves the old file whole");
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
-	tap_plan(43);
+	tap_plan(46);
+	test_atomic_file();
 	test_counters();
 	test_gstats_pick();
 	test_qp_stats();

@@ -7,6 +7,9 @@
  * Documentation/hardware.rst, refusals, and the write order. Writes
  * themselves are tested against rocetune_hwsim.ko in a lab guest
  * (selftests/hwsim/mlx5.sh): plain files do not behave like debugfs.
+ * And the persistent side of mlx5 (mstcfg.c): the parser of mstconfig's
+ * output on the samples of data/mstconfig/, and show and diff with a
+ * stand-in mstconfig (the test build's ROCETUNE_TEST_MSTCONFIG).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@
 #include "../../tools/rocetune/obj.h"
 #include "../../tools/rocetune/rdmacm.h"
 #include "../../tools/rocetune/surface.h"
+#include "../../tools/rocetune/mstcfg.h"
 
 /* The registry index of @o (what struct rtune_touched is indexed by). */
 static int obj_idx(const struct rtune_obj *o)
@@ -117,6 +121,236 @@ static void plan_for(const char *text, const struct rtune_link *v, struct rtune_
 		plan_device(v, 0, &t, pl);
 }
 
+
+/* The text of data/mstconfig/@name (malloc'd, *len bytes). */
+static char *sample(const char *name, size_t *len)
+{
+	char p[300];
+	FILE *f;
+	char *b = malloc(RTUNE_MSTCFG_MAX_OUT + 2);
+
+	snprintf(p, sizeof(p), "data/mstconfig/%s", name);
+	f = fopen(p, "r");
+	if (!f || !b)
+		abort();
+	*len = fread(b, 1, RTUNE_MSTCFG_MAX_OUT + 1, f);
+	fclose(f);
+	return b;
+}
+
+/* Parse sample @name for port @port: the return value, @err set. */
+static int parse_sample(const char *name, int port, struct rtune_nvcc *nv, char *err, size_t elen)
+{
+	size_t len;
+	char *t = sample(name, &len);
+	int r = rtune_mstcfg_parse(t, len, port, nv, err, elen);
+
+	free(t);
+	return r;
+}
+
+/* show of @v's cc object, as text (@json false) or JSON, into @buf. */
+static void show_cc(const struct rtune_link *v, bool json, char *buf, size_t len)
+{
+	struct rtune_pr pr;
+	struct jw j;
+	FILE *f = fmemopen(buf, len, "w");
+
+	if (!f)
+		abort();
+	if (json) {
+		jw_init(&j, f);
+		pr_init_json(&pr, &j);
+		pr_obj(&pr, NULL);
+	} else {
+		pr_init_text(&pr, f);
+	}
+	rtune_obj_cc.show(&pr, v);
+	if (json)
+		pr_end_obj(&pr);
+	fclose(f);
+}
+
+static int mstcfg_tests(struct rtune_link *v)
+{
+	static const struct {
+		const char *file, *needle;
+	} bad[] = {
+		{ "bad-value.txt", "line 10: CNP_DSCP_P1: \"forty-eight\" is not a number" },
+		{ "bad-twice.txt", "line 3: CNP_DSCP_P1 appears twice" },
+		{ "bad-columns.txt", "line 2: CNP_DSCP_P1 has 2 values for 3 columns" },
+		{ "bad-no-section.txt", "no \"Configurations:\" section" },
+		{ "bad-two-devices.txt", "line 4: a second Configurations section" },
+		{ "error-open.txt", "mstconfig: -E- Failed to open the device" },
+	};
+	static struct rtune_host h;
+	struct rtune_nvcc nv;
+	struct rtune_plan pl;
+	char err[240], buf[8192], exe[300];
+	size_t len;
+	char *big;
+	int i, ok, checks = 0;
+
+	ok = parse_sample("cx6dx-query.txt", 1, &nv, err, sizeof(err)) == 0 &&
+	     nv.valid == (1u << RTUNE_NV_COUNT) - 1 && !nv.na &&
+	     nv.v[RTUNE_NV_PRIO_MASK] == 255 && nv.v[RTUNE_NV_ALGORITHM] == 0 &&
+	     nv.v[RTUNE_NV_CLAMP_TGT_RATE_ATI] == 1 && nv.v[RTUNE_NV_CNP_PRIO_MODE] == 1 &&
+	     nv.v[RTUNE_NV_CNP_DSCP] == 48 && nv.v[RTUNE_NV_DCE_TCP_G] == 1019;
+	checks += tap_check(ok, "mstconfig query: port 1's 22 CC parameters, LABEL(n) as n (%s)", err);
+	ok = parse_sample("cx6dx-query.txt", 2, &nv, err, sizeof(err)) == 0 &&
+	     nv.v[RTUNE_NV_CNP_DSCP] == 26 && nv.v[RTUNE_NV_PRIO_MASK] == 8 &&
+	     nv.v[RTUNE_NV_CNP_PRIO_MODE] == 0;
+	checks += tap_check(ok, "mstconfig query: port 2 reads the _P2 names");
+	ok = parse_sample("cx6dx-query-verbose.txt", 1, &nv, err, sizeof(err)) == 0 &&
+	     nv.v[RTUNE_NV_CNP_DSCP] == 24 && nv.v[RTUNE_NV_AI_RATE] == 10 &&
+	     nv.valid == (1u << RTUNE_NV_COUNT) - 1;
+	checks += tap_check(ok, "--enable_verbosity: the Next Boot column of three, '*' lines too (%s)",
+			    err);
+	ok = parse_sample("na.txt", 1, &nv, err, sizeof(err)) == 0 &&
+	     nv.na == 1u << RTUNE_NV_PRIO_MASK && nv.valid == 1u << RTUNE_NV_CNP_DSCP &&
+	     nv.v[RTUNE_NV_CNP_DSCP] == 0x30;
+	checks += tap_check(ok, "N/A is not a value; 0x30 is 48");
+	for (i = 0, ok = 1; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
+		if (parse_sample(bad[i].file, 1, &nv, err, sizeof(err)) != -EPROTO ||
+		    !strstr(err, bad[i].needle)) {
+			tap_diag("%s: \"%s\", expected \"%s\"", bad[i].file, err, bad[i].needle);
+			ok = 0;
+		}
+	}
+	checks += tap_check(ok, "bad output: each error says what and on which line (%d samples)", i);
+	big = sample("cx6dx-query.txt", &len);
+	memset(big, ' ', RTUNE_MSTCFG_MAX_OUT + 1);
+	ok = rtune_mstcfg_parse(big, RTUNE_MSTCFG_MAX_OUT + 1, 1, &nv, err, sizeof(err)) == -E2BIG;
+	memset(big, 'x', RTUNE_MSTCFG_MAX_LINE + 1);
+	big[RTUNE_MSTCFG_MAX_LINE + 1] = '\n';
+	ok &= rtune_mstcfg_parse(big, RTUNE_MSTCFG_MAX_LINE + 2, 1, &nv, err, sizeof(err)) == -EPROTO &&
+	      strstr(err, "line 1 is longer than") != NULL;
+	memcpy(big, "Configurations:   Next Boot\n  CNP_DSCP_P1  4\0\n", 46);
+	ok &= rtune_mstcfg_parse(big, 46, 1, &nv, err, sizeof(err)) == -EPROTO &&
+	      strstr(err, "NUL") != NULL;
+	free(big);
+	checks += tap_check(ok, "bounded: over %d bytes, a line over %d, a NUL byte", RTUNE_MSTCFG_MAX_OUT,
+			    RTUNE_MSTCFG_MAX_LINE);
+
+	/* show and diff through the stand-in: v is rxe0 on mlx5 0000:fe:00.0 at start[] */
+	if (!realpath("data/mstconfig/mstconfig", exe))
+		abort();
+	setenv("ROCETUNE_TEST_MSTCONFIG", exe, 1);
+	setenv("MSTCONFIG_DEV", "0000:fe:00.0", 1);
+	setenv("MSTCONFIG_SAMPLE", "data/mstconfig/cx6dx-query.txt", 1);
+	memset(&h, 0, sizeof(h));
+	h.dev[0] = *v;
+	h.dev[0].hw.raw[DSCP] = 46;	/* live CNP DSCP 46, next boot 48 */
+	h.dev[0].cc.v[RTUNE_P_NP_CNP_DSCP] = 46;
+	h.n = 1;
+	rtune_mstcfg_read_host(&h);
+	show_cc(&h.dev[0], false, buf, sizeof(buf));
+	ok = h.dev[0].hw.nv.state == 1 && h.dev[0].hw.nv.port == 1 &&
+	     strstr(buf, "live differs from persistent (mstconfig -d 0000:fe:00.0, next boot): np_cnp_dscp 46 (CNP_DSCP_P1 48), np_cnp_prio_mode 1 (CNP_RES_PRIO_MODE_P1 1)") == NULL &&
+	     strstr(buf, "live differs from persistent (mstconfig -d 0000:fe:00.0, next boot): np_cnp_dscp 46 (CNP_DSCP_P1 48);") != NULL &&
+	     strstr(buf, "next boot only (no live file on mlx5): ROCE_CC_PRIO_MASK_P1 0-7, ROCE_CC_ALGORITHM_P1 ECN") != NULL;
+	checks += tap_check(ok, "show: the one live value that differs, and what only NVconfig has");
+	if (!ok)
+		tap_diag("%s", buf);
+	show_cc(&h.dev[0], true, buf, sizeof(buf));
+	ok = strstr(buf, "\"persistent\":{\"source\":\"mstconfig\",\"pci\":\"0000:fe:00.0\",\"error\":null,\"port\":1,\"differs\":[{\"file\":\"np_cnp_dscp\",\"live\":46,\"nvconfig\":\"CNP_DSCP_P1\",\"next_boot\":48}],\"next_boot_only\":{\"ROCE_CC_PRIO_MASK_P1\":255,\"ROCE_CC_ALGORITHM_P1\":0}}") != NULL;
+	checks += tap_check(ok, "show --json: persistent.differs and next_boot_only");
+	if (!ok)
+		tap_diag("%s", buf);
+
+	{
+		/* MLNX_OFED's files, en_sysfs.c order: the switches compare with the one mask */
+		static const uint32_t ofed[21] = {
+			0, 1, 300, 32767, 1, 0, 5, 50, 11, 50, 1, 0, 1019, 1, 4, 1023, 4, 48, 6,
+			0x08, 0xff,
+		};
+		static struct rtune_link o;
+
+		o = h.dev[0];
+		o.hw.sf = &rtune_surface_mlx5_ofed;
+		memcpy(o.hw.raw, ofed, sizeof(ofed));
+		o.hw.raw_valid = (1u << 21) - 1;
+		show_cc(&o, false, buf, sizeof(buf));
+		ok = strstr(buf, "next boot): roce_rp/enable 3 (ROCE_CC_PRIO_MASK_P1 0-7);") != NULL &&
+		     strstr(buf, "next boot only (no live file on mlx5_ofed): ROCE_CC_ALGORITHM_P1 ECN, CNP_RES_PRIO_MODE_P1 1") != NULL;
+		checks += tap_check(ok, "MLNX_OFED: its per-priority switches against ROCE_CC_PRIO_MASK_P1");
+		if (!ok)
+			tap_diag("%s", buf);
+	}
+
+	/* diff: a plan that sets CNP DSCP 48 makes live and next boot agree */
+	memset(&pl, 0, sizeof(pl));
+	rtune_mstcfg_plan_notes(&h, &pl);
+	ok = note(&pl, "cc-not-persistent", "rxe0/1: 1 live value differs from the next-boot firmware config, which a reboot or firmware reset brings back (mstconfig -d 0000:fe:00.0): np_cnp_dscp 46 (CNP_DSCP_P1 48)") &&
+	     !pl.nerr;
+	plan_free(&pl);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nnp_cnp_dscp = 48\n", &h.dev[0], &pl);
+	rtune_mstcfg_plan_notes(&h, &pl);
+	ok &= pl.n == 1 && !note(&pl, "cc-not-persistent", NULL);
+	plan_free(&pl);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nnp_cnp_dscp = 26\n", &h.dev[0], &pl);
+	rtune_mstcfg_plan_notes(&h, &pl);
+	ok &= note(&pl, "cc-not-persistent", "rxe0/1: after this apply, 1 live value differs from the next-boot firmware config, which a reboot or firmware reset brings back (mstconfig -d 0000:fe:00.0): np_cnp_dscp 26 (CNP_DSCP_P1 48)") &&
+	      !pl.nerr;
+	plan_free(&pl);
+	checks += tap_check(ok, "diff: a warning with the values after the plan, none when they agree");
+
+	/* mstconfig fails, or is not there: said, never an error */
+	setenv("MSTCONFIG_SAMPLE", "data/mstconfig/error-open.txt", 1);
+	setenv("MSTCONFIG_EXIT", "2", 1);
+	rtune_mstcfg_read_host(&h);
+	show_cc(&h.dev[0], false, buf, sizeof(buf));
+	ok = h.dev[0].hw.nv.state == -EIO &&
+	     strstr(buf, "persistent (next boot): not read: mstconfig -d 0000:fe:00.0 query failed (exit 2): -E- Failed to open the device; whether the live values survive a reboot is unknown") != NULL &&
+	     strstr(buf, "cc (mlx5-debugfs)") != NULL;
+	unsetenv("MSTCONFIG_EXIT");
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nnp_cnp_dscp = 26\n", &h.dev[0], &pl);
+	rtune_mstcfg_plan_notes(&h, &pl);
+	ok &= note(&pl, "cc-persistent-unknown", "the [cc] change is live only, and the next-boot values could not be read: mstconfig -d 0000:fe:00.0 query failed (exit 2)") &&
+	      !pl.nerr;
+	plan_free(&pl);
+	checks += tap_check(ok, "mstconfig's -E- line is shown, and diff warns that the change is live only");
+	if (!ok)
+		tap_diag("%s", buf);
+	setenv("MSTCONFIG_DEV", "0000:fe:00.1", 1);
+	setenv("MSTCONFIG_SAMPLE", "data/mstconfig/cx6dx-query.txt", 1);
+	snprintf(h.dev[0].hw.pci, sizeof(h.dev[0].hw.pci), "0000:fe:00.1");
+	rtune_mstcfg_read_host(&h);
+	ok = h.dev[0].hw.nv.state == 1 && h.dev[0].hw.nv.port == 2 &&
+	     h.dev[0].hw.nv.cc.v[RTUNE_NV_CNP_DSCP] == 26;
+	snprintf(h.dev[0].hw.pci, sizeof(h.dev[0].hw.pci), "0000:fe:00.2");
+	rtune_mstcfg_read_host(&h);
+	ok &= h.dev[0].hw.nv.state == -EINVAL &&
+	      strstr(h.dev[0].hw.nv.why, "PCI function 2: which port's NVconfig (_P1, _P2) it uses is not known");
+	checks += tap_check(ok, "PCI function 1 reads the _P2 names; function 2 says it cannot tell");
+	setenv("ROCETUNE_TEST_MSTCONFIG", "/nonexistent/mstconfig", 1);
+	snprintf(h.dev[0].hw.pci, sizeof(h.dev[0].hw.pci), "0000:fe:00.0");
+	rtune_mstcfg_read_host(&h);
+	ok = h.dev[0].hw.nv.state == -ENOEXEC && strstr(h.dev[0].hw.nv.why, "cannot execute /nonexistent/mstconfig");
+	checks += tap_check(ok, "a stand-in that cannot run: said (%s)", h.dev[0].hw.nv.why);
+	unsetenv("ROCETUNE_TEST_MSTCONFIG");
+	if (access("/usr/sbin/mstconfig", X_OK) && access("/usr/bin/mstconfig", X_OK) &&
+	    access("/sbin/mstconfig", X_OK) && access("/bin/mstconfig", X_OK)) {
+		char *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+		setenv("PATH", "/nonexistent", 1);
+		rtune_mstcfg_read_host(&h);
+		show_cc(&h.dev[0], false, buf, sizeof(buf));
+		ok = h.dev[0].hw.nv.state == -ENOENT &&
+		     strstr(buf, "persistent (next boot): not read: mstconfig not found in PATH (Debian package mstflint)") != NULL;
+		checks += tap_check(ok, "no mstconfig: show says so, and how to get it");
+		if (path)
+			setenv("PATH", path, 1);
+		free(path);
+	} else {
+		tap_skip("mstconfig is installed on this host", "no mstconfig: show says so");
+		checks++;
+	}
+	unsetenv("MSTCONFIG_DEV");
+	unsetenv("MSTCONFIG_SAMPLE");
+	return checks;
+}
+
 int main(void)
 {
 	struct rtune_link v, s;
@@ -125,7 +359,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(65);
+	tap_plan(65 + 14);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();
@@ -770,6 +1004,10 @@ int main(void)
 
 	snprintf(dir, sizeof(dir), "%s/mlx5/0000:fe:00.0/cc_params", root);
 	put_all(start);
+	setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=mlx5/0000:fe:00.0", 1);
+	dev(&v);
+	mstcfg_tests(&v);
+	unsetenv(RTUNE_ENV_TEST_SURFACE);
 	{
 		char cmd[128];
 

@@ -25,9 +25,11 @@
 #include <unistd.h>
 #include <linux/netlink.h>
 #include "apply.h"
+#include "atomic_file.h"
 #include "doctor.h"
 #include "host.h"
 #include "lock.h"
+#include "mstcfg.h"
 #include "testhook.h"
 #include "output.h"
 #include "stats_cmd.h"
@@ -289,31 +291,31 @@ static int cmd_params(void)
 	return 0;
 }
 
-static const char *save_state(void)
+static int state_write(FILE *f, void *arg)
 {
-	static char path[300];
-	const char *dir = getenv("ROCETUNE_STATE_DIR");
-	char tmp[320];
 	struct jw j;
-	FILE *f;
 
-	if (!dir || !*dir)
-		dir = "/run/rocetune";
-	mkdir(dir, 0755);
-	snprintf(path, sizeof(path), "%s/pre-apply.json", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f)
-		return NULL;
+	(void)arg;
 	jw_init(&j, f);
 	jw_obj(&j, NULL);
 	jw_int(&j, "json_version", RTUNE_JSON_VERSION);
 	jw_str(&j, "profile", g_prof.path);
 	out_state_json(&j, "devices", &g_saved);
 	jw_end_obj(&j);
-	if (fclose(f) || rename(tmp, path))
-		return NULL;
-	return path;
+	return 0;
+}
+
+/* The state before an apply, for the operator (not fsync'd: /run). */
+static const char *save_state(void)
+{
+	static char path[300];
+	const char *dir = getenv("ROCETUNE_STATE_DIR");
+
+	if (!dir || !*dir)
+		dir = "/run/rocetune";
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/pre-apply.json", dir);
+	return rtune_atomic_write(path, 0, state_write, NULL) ? NULL : path;
 }
 
 static int cmd_apply(const struct opts *o, bool diff_only)
@@ -359,6 +361,11 @@ static int cmd_apply(const struct opts *o, bool diff_only)
 
 		target_from_profile(&g_prof, &g_host.dev[i], i, &t, &pl);
 		plan_device(&g_host.dev[i], i, &t, &pl);
+	}
+	if (diff_only) {
+		/* mlx5: what a reboot would bring back (warnings only) */
+		rtune_mstcfg_read_host(&g_host);
+		rtune_mstcfg_plan_notes(&g_host, &pl);
 	}
 	if (pl.nerr || g_diags.nerr) {
 		result = "precondition-failed";
@@ -527,6 +534,7 @@ static int cmd_show(const struct opts *o, char **names, int nnames)
 		fprintf(stderr, "rocetune: cannot read the host state: %s\n", strerror(-err));
 		return RTUNE_EXIT_FAILED;
 	}
+	rtune_mstcfg_read_host(&g_host);	/* mlx5: the next-boot values */
 	code = show_missing(o, names, nnames) ? RTUNE_EXIT_FAILED : 0;
 	if (o->json) {
 		struct jw j;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cc.h"
+#include "mstcfg.h"
 #include "obj.h"
 #include "surface.h"
 
@@ -274,6 +275,7 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 	}
 	pr_end_obj(pr);
 	pr_text(pr, "\n");
+	rtune_mstcfg_show(pr, v);
 	pr_end_obj(pr);
 }
 

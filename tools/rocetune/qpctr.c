@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>
+#include "atomic_file.h"
 #include "qpctr.h"
 
 #ifndef NETLINK_RDMA
@@ -240,12 +241,36 @@ static int recs_read(const char *path, struct rec **out)
 	return n;
 }
 
-/* Rewrite @path with the records whose keep[] is set (a temporary and a rename). */
+struct recs_out {
+	const struct rec *r;
+	const bool *keep;
+	int n;
+};
+
+static int recs_print(FILE *f, void *arg)
+{
+	const struct recs_out *o = arg;
+	int i;
+
+	for (i = 0; i < o->n; i++) {
+		const struct rec *r = &o->r[i];
+
+		if (!o->keep[i])
+			continue;
+		if (r->optional)
+			fprintf(f, "optional %s %u %s\n", r->ibdev, r->port, r->name);
+		else
+			fprintf(f, "bind %s %u %u %u\n", r->ibdev, r->port, r->counter, r->qpn);
+	}
+	return 0;
+}
+
+/* Rewrite @path with the records whose keep[] is set (atomic_file.h). */
 static int recs_write(const char *path, const struct rec *r, const bool *keep, int n)
 {
-	char tmp[4200], dir[4096], *slash;
-	FILE *f;
-	int i, left = 0, err = 0;
+	struct recs_out o = { r, keep, n };
+	char dir[4096], *slash;
+	int i, left = 0;
 
 	for (i = 0; i < n; i++)
 		left += keep[i];
@@ -257,27 +282,7 @@ static int recs_write(const char *path, const struct rec *r, const bool *keep, i
 		*slash = '\0';
 		mkdir(dir, 0755);
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
-	for (i = 0; i < n; i++) {
-		if (!keep[i])
-			continue;
-		if (r[i].optional)
-			fprintf(f, "optional %s %u %s\n", r[i].ibdev, r[i].port, r[i].name);
-		else
-			fprintf(f, "bind %s %u %u %u\n", r[i].ibdev, r[i].port, r[i].counter, r[i].qpn);
-	}
-	if (fflush(f) || ferror(f))
-		err = -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
+	return rtune_atomic_write(path, 0, recs_print, &o);
 }
 
 static int recs_append(const char *path, const struct rec *add, int nadd)

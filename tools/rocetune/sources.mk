@@ -12,7 +12,8 @@ ROCETUNE_LIB := profile.c validate.c diag.c plan.c $(ROCETUNE_OBJECTS) nl.c devl
 	dcb.c link.c rdma.c cfs.c cfs_group.c rdmacm.c cc.c host.c apply.c lock.c json.c print.c \
 	output.c watch.c ethtool.c ethtool_gstats.c stats.c stats_out.c fingerprint.c vwire.c \
 	verify.c probe_msg.c probe_check.c probe_rdma.c ibport.c doctor_rules.c doctor_read.c \
-	doctor_cmd.c expect.c testhook.c qpctr.c qpctr_msg.c
+	doctor_cmd.c expect.c testhook.c qpctr.c qpctr_msg.c atomic_file.c \
+	mstcfg.c mstcfg_parse.c
 # librdmacm and libibverbs, which probe_rdma.c and ibport.c need: every build that
 # links ROCETUNE_LIB links these too
 ROCETUNE_RDMA_PKGS := librdmacm libibverbs

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "dcbnl_compat.h"
 #include "../../kmod/core/params.h"
+#include "mstcfg.h"
 
 struct rtune_surface;
 
@@ -35,6 +36,15 @@ struct rtune_dcb {
 	int n_other_rewr;	/* entries of other selectors (never touched) */
 };
 
+/* The persistent (next boot) values of an mlx5 device (mstcfg.h): only
+ * show and diff read them, after the rest of the state. */
+struct rtune_hwnv {
+	int state;			/* 0: not read; 1: read; -errno: could not be (why) */
+	int port;			/* NVconfig's port: the _P1 or _P2 names */
+	struct rtune_nvcc cc;		/* the "Next Boot" column */
+	char why[200];
+};
+
 /* A vendor congestion-control surface (surface.h), raw. */
 struct rtune_hwcc {
 	const struct rtune_surface *sf;	/* NULL: none; rocetune.ko configfs if any */
@@ -46,6 +56,8 @@ struct rtune_hwcc {
 	uint32_t raw_valid;		/* bit i: raw[i] was read */
 	bool ro;			/* files without a write bit (ro_by_mode) */
 	char unused[160];		/* another surface of the device, not used */
+	char pci[32];			/* the RDMA device's PCI function (BDF) */
+	struct rtune_hwnv nv;		/* mlx5: its firmware's next-boot values */
 };
 
 /* A devlink parameter as read: the values of the cmodes it supports. */

@@ -7,11 +7,10 @@
  * (rtune_st_descs, prom_qp) are the single source for both.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include "atomic_file.h"
 #include "output.h"
 #include "stats.h"
 
@@ -488,34 +487,17 @@ void rtune_st_prom(FILE *f, const struct rtune_stsnap *s)
 	}
 }
 
+static int prom_write(FILE *f, void *arg)
+{
+	rtune_st_prom(f, arg);
+	return 0;
+}
+
+/* fsync'd: node_exporter may read the file at any time, and a crash must
+ * leave the old samples or the new, never an empty file */
 int rtune_st_prom_file(const char *path, const struct rtune_stsnap *s)
 {
-	char tmp[4200];
-	FILE *f;
-	int fd, err = 0;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		unlink(tmp);
-		return err;
-	}
-	rtune_st_prom(f, s);
-	if (fflush(f) || ferror(f) || fsync(fd))
-		err = errno ? -errno : -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
+	return rtune_atomic_write(path, RTUNE_AF_FSYNC, prom_write, (void *)s);
 }
 
 /* --- top --- */

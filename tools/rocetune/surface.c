@@ -192,6 +192,7 @@ static void probe(const char *ibdev, const char *netdev, struct rtune_hwcc *hw)
 		else if (link_base(path, id, sizeof(id)))
 			return;
 	}
+	snprintf(hw->pci, sizeof(hw->pci), "%s", id);
 	prefer_ofed(netdev, &sf, id, sizeof(id), hw);
 	prefer_bnxt_oot(ibdev, &sf, id, sizeof(id));
 	hw->sf = sf;

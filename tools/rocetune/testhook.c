@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Kill points of the test build (testhook.h). */
+/* Kill points and test doubles of the test build (testhook.h). */
 #include "testhook.h"
 
 #ifdef RTUNE_TEST_HOOKS
@@ -19,5 +19,12 @@ void rtune_test_step(const char *what)
 	fprintf(stderr, "rocetune: test: SIGKILL at step %ld (%s)\n", n, what);
 	fflush(stderr);
 	kill(getpid(), SIGKILL);
+}
+
+const char *rtune_test_mstconfig(void)
+{
+	const char *p = getenv("ROCETUNE_TEST_MSTCONFIG");
+
+	return p && *p ? p : NULL;
 }
 #endif

@@ -38,18 +38,34 @@ void rtune_probe_enc_req(const struct rtune_probe_req *r, uint8_t *out)
 	out[1] = 0;
 	put16(out + 2, r->count);
 	put32(out + 4, r->size);
+	put16(out + 8, r->mtu);
+	put16(out + 10, 0);
+}
+
+/* 0 or a power of two in RTUNE_PROBE_MTU_MIN..MAX */
+static bool mtu_ok(uint32_t mtu)
+{
+	return !mtu || (mtu >= RTUNE_PROBE_MTU_MIN && mtu <= RTUNE_PROBE_MTU_MAX &&
+			!(mtu & (mtu - 1)));
 }
 
 int rtune_probe_parse_req(const uint8_t *p, size_t n, struct rtune_probe_req *r, char *why,
 			  size_t whylen)
 {
-	if (n != RTUNE_PROBE_REQ_LEN || p[0] != RTUNE_PROBE_VER || p[1]) {
-		snprintf(why, whylen, "probe request: not version %d of %d bytes", RTUNE_PROBE_VER,
-			 RTUNE_PROBE_REQ_LEN);
+	if (n != RTUNE_PROBE_REQ_LEN || p[0] != RTUNE_PROBE_VER || p[1] || get16(p + 10)) {
+		snprintf(why, whylen, "probe request: not version %d of %d bytes%s", RTUNE_PROBE_VER,
+			 RTUNE_PROBE_REQ_LEN, n && p[0] != RTUNE_PROBE_VER ?
+			 " (the other host runs another rocetune version)" : "");
 		return -EINVAL;
 	}
 	r->count = get16(p + 2);
 	r->size = get32(p + 4);
+	r->mtu = get16(p + 8);
+	if (!mtu_ok(r->mtu)) {
+		snprintf(why, whylen, "probe request: RoCE MTU %u (0, or %d..%d, a power of 2)",
+			 r->mtu, RTUNE_PROBE_MTU_MIN, RTUNE_PROBE_MTU_MAX);
+		return -EINVAL;
+	}
 	if (!r->count || r->count > RTUNE_PROBE_COUNT_MAX || !r->size ||
 	    r->size > RTUNE_PROBE_SIZE_MAX) {
 		snprintf(why, whylen, "probe request: %u messages of %u bytes (1..%d of 1..%d)",
@@ -94,17 +110,19 @@ int rtune_probe_enc_result(const struct rtune_probe_result *r, uint8_t *out, siz
 	int i, j;
 
 	if (r->ncodes < 0 || r->ncodes > RTUNE_PROBE_CODES_MAX || r->nctr < 0 ||
-	    r->nctr > RTUNE_PROBE_CTR_MAX)
+	    r->nctr > RTUNE_PROBE_CTR_MAX || r->ladder > RTUNE_PROBE_LADDER)
 		return -E2BIG;
 #define NEED(x) do { if (k + (x) > len) return -E2BIG; } while (0)
-	NEED(16);
+	NEED(19);
 	out[k++] = RTUNE_PROBE_VER;
 	out[k++] = r->captured ? RTUNE_PROBE_FLAG_CAPTURED : 0;
 	put32(out + k, r->received);
 	put32(out + k + 4, r->qpn);
 	put32(out + k + 8, r->packets);
-	put16(out + k + 12, (uint16_t)r->ncodes);
-	k += 14;
+	out[k + 12] = r->ladder;
+	put16(out + k + 13, r->pkt_max);
+	put16(out + k + 15, (uint16_t)r->ncodes);
+	k += 17;
 	for (i = 0; i < r->ncodes; i++) {
 		NEED(5);
 		out[k] = r->code[i].tos;
@@ -144,7 +162,7 @@ int rtune_probe_parse_result(const uint8_t *p, size_t n, struct rtune_probe_resu
 		snprintf(why, whylen, "probe result: %zu bytes", n);
 		return -EINVAL;
 	}
-	HAVE(16, "header");
+	HAVE(19, "header");
 	if (p[0] != RTUNE_PROBE_VER || (p[1] & ~RTUNE_PROBE_FLAG_CAPTURED)) {
 		snprintf(why, whylen, "probe result: version %u flags 0x%x", p[0], p[1]);
 		return -EINVAL;
@@ -153,12 +171,15 @@ int rtune_probe_parse_result(const uint8_t *p, size_t n, struct rtune_probe_resu
 	r->received = get32(p + 2);
 	r->qpn = get32(p + 6);
 	r->packets = get32(p + 10);
-	r->ncodes = get16(p + 14);
-	k = 16;
+	r->ladder = p[14];
+	r->pkt_max = get16(p + 15);
+	r->ncodes = get16(p + 17);
+	k = 19;
 	if (r->ncodes > RTUNE_PROBE_CODES_MAX || r->received > RTUNE_PROBE_COUNT_MAX ||
-	    r->qpn > 0xffffff) {
-		snprintf(why, whylen, "probe result: %d codepoints, %u messages, QP %u",
-			 r->ncodes, r->received, r->qpn);
+	    r->qpn > 0xffffff || r->ladder > RTUNE_PROBE_LADDER) {
+		snprintf(why, whylen,
+			 "probe result: %d codepoints, %u messages, QP %u, %u ladder messages",
+			 r->ncodes, r->received, r->qpn, r->ladder);
 		return -EINVAL;
 	}
 	for (i = 0; i < r->ncodes; i++) {
@@ -275,6 +296,15 @@ int rtune_probe_pkt_cnp(const uint8_t *p, size_t n, uint32_t qpn)
 	bth = rocev2_bth(p, n, &tos);
 	return bth && rtune_bth_opcode(bth) == RTUNE_BTH_OPCODE_CNP &&
 	       rtune_bth_dqpn(bth) == qpn ? tos : -1;
+}
+
+unsigned int rtune_probe_pkt_len(const uint8_t *p, size_t n)
+{
+	if (n >= RTUNE_IPV6_HLEN && rtune_ip_version(p) == 6)
+		return RTUNE_IPV6_HLEN + get16(p + 4);
+	if (n >= RTUNE_IPV4_MIN_HLEN && rtune_ip_version(p) == 4)
+		return get16(p + 2);
+	return 0;
 }
 
 void rtune_probe_tally(struct rtune_probe_code *code, int *ncodes, uint8_t tos)

@@ -36,11 +36,13 @@
 #            CE-marked, CNPs come back to host2's probe QP with DSCP 48 (the
 #            profile's np_cnp_dscp), and rocetune.ko cut the QP's rate
 #            (qp_stats rate_cuts); host1's NP counted CE marks and sent
-#            CNPs; pass, exit 0
+#            CNPs, and its report's cnp_sent (seen leaving dcb0) says
+#            they were DSCP 48, priority 6; pass, exit 0
 #   cnpdscp  the same with host1's np_cnp_dscp 46 (configfs): the setting
 #            differs, and the peer's cnp_dscp check names host1 (the
 #            listener, whose CNPs carry DSCP 46); exit 1. The listener
-#            never sees the CNPs: its report has no CNP checks.
+#            never sees the CNPs come back: its report has no CNP checks,
+#            but its cnp_sent says DSCP 46, priority 5.
 # Each case is checked on host2 (the peer) and on host1 (the listener's own
 # report names the same).
 #
@@ -187,7 +189,7 @@ for k in ("exit_code", "result", "reason", "differences", "probe"):
 }
 
 if ((LAB_HOST == 1)); then
-	tap_plan 11
+	tap_plan 12
 	for c in $CASES; do
 		if [[ $c == blocked ]]; then
 			if ! { nft add table ip rtprobe && nft add chain ip rtprobe in \
@@ -224,8 +226,15 @@ import json, sys
 p = json.load(open(sys.argv[1]))["probe"]
 assert p["counters"]["qp_ce_rcvd"] > 0 and p["counters"]["qp_cnp_sent"] > 0, p
 assert p["cnp"] is None, p
+s = p["cnp_sent"]
+assert s["cnps"] > 0 and [(o["dscp"], o["prio"]) for o in s["observed"]] == [(48, 6)], s
 ' "$W/l-$c.json" ;;
 		cnpdscp)
+			tap_ok "cnpdscp: host1 reports the CNPs it sent: DSCP 46, priority 5" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["probe"]["cnp_sent"]
+assert s["cnps"] > 0 and [(o["dscp"], o["prio"]) for o in s["observed"]] == [(46, 5)], s
+' "$W/l-$c.json"
 			apply || tap_fail "cnpdscp: the profile applies again" "apply failed" ;;
 		pmtu) pmtu_ok "$W/l-$c.json" ;;
 		esac
@@ -306,12 +315,13 @@ assert "ECT(0)" in f[0]["observed"], f
 ' "$W/p-$c.json"
 		apply || tap_fail "ecnoff: the profile applies again" "apply failed" ;;
 	cnp)
-		tap_ok "cnp: CNPs came back, every one DSCP 48, and host2's rate was cut" python3 -c '
+		tap_ok "cnp: CNPs came back, every one DSCP 48, host1 says it sent some, and host2's rate was cut" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["probe"]["cnp"]
 assert c["captured"] and c["cnps"] > 0, c
 assert [o["dscp"] for o in c["observed"]] == [48], c
+assert d["probe"]["cnp_sent"]["cnps"] > 0, d["probe"]["cnp_sent"]
 q = c["qp_stats"]
 assert q["rate_cuts"] > 0 and q["cnp_rcvd"] > 0, c
 v = {x["check"]: x["verdict"] for x in d["probe"]["checks"]}

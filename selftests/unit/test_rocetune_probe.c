@@ -80,11 +80,16 @@ static void frames(void)
 	strcpy(ra.ctr[0].name, "rcvd_pkts");
 	ra.ctr[0].delta = 1ULL << 40;
 	strcpy(ra.note, "a note");
+	for (i = 0; i < 6; i++) {	/* the listener's CNPs: 5 of DSCP 48, 1 of 46 */
+		ra.cnps_sent++;
+		rtune_probe_tally(ra.cnp, &ra.ncnp, i ? 48 << 2 : 46 << 2);
+	}
 	n = rtune_probe_enc_result(&ra, buf, sizeof(buf));
 	tap_check(n > 0 && !rtune_probe_parse_result(buf, (size_t)n, &rb, why, sizeof(why)) &&
 		  !memcmp(&ra, &rb, sizeof(ra)), "result round-trips (%d bytes)", n);
 	tap_check(ra.ncodes == 2 && ra.code[0].tos == 105 && ra.code[1].count == 32 &&
-		  ra.packets == 64, "codepoints are counted, in order");
+		  ra.packets == 64 && rb.cnps_sent == 6 && rb.ncnp == 2 && rb.cnp[1].count == 5,
+		  "codepoints are counted, in order; the CNPs sent too");
 	/* every truncation refused, and one byte more */
 	for (i = 0; i < n; i++)
 		bad += !rtune_probe_parse_result(buf, (size_t)i, &rb, why, sizeof(why));
@@ -99,6 +104,10 @@ static void frames(void)
 	tap_check(rtune_probe_parse_result(buf, (size_t)n, &rb, why, sizeof(why)) != 0,
 		  "more path MTU messages than the ladder has refused (%s)", why);
 	buf[14] = 14;
+	buf[31] = 200;	/* the first CNP codepoint (46 << 2) after the second */
+	tap_check(rtune_probe_parse_result(buf, (size_t)n, &rb, why, sizeof(why)) != 0,
+		  "CNP codepoints out of order refused (%s)", why);
+	buf[31] = 46 << 2;
 	buf[n - 2] = 0x07;	/* a control byte in the note */
 	tap_check(rtune_probe_parse_result(buf, (size_t)n, &rb, why, sizeof(why)) != 0,
 		  "an unprintable note refused");
@@ -317,6 +326,8 @@ static void check_cnp(void)
 		int n = rtune_probe_check(&ra, 64, "h1", &frx, "h2", &ftx, f, &failed);
 
 		got = failed_list(n);
+		tap_check(rtune_probe_prio_of(&frx, 48) == 6 && rtune_probe_prio_of(&frx, 46) == 5,
+			  "a CNP's priority: the DSCP map's (48: 6), else the class selector (46: 5)");
 		tap_check(!failed && !strcmp(got, "-") &&
 			  !strcmp(f[3].observed, "ECN-capable in all 64 packets, 20 of them CE"),
 			  "CE-marked packets pass the ECN check, and are said (%s; %s)", got,
@@ -431,7 +442,7 @@ static void check_mtu(void)
 
 int main(void)
 {
-	tap_plan(48);
+	tap_plan(50);
 	frames();
 	packets();
 	check();

@@ -13,6 +13,7 @@
  *   PROBE_RESULT ver:u8=2 flags:u8 received:u32be qpn:u32be packets:u32be
  *                ladder:u8 pktmax:u16be
  *                ncodes:u16be { tos:u8 count:u32be }*ncodes (tos ascending)
+ *                ncnp:u16be { tos:u8 count:u32be }*ncnp (the same, of CNPs)
  *                nctr:u8 { namelen:u8 name[a-z0-9_] delta:u64be }*nctr
  *                notelen:u8 note[printable]
  *
@@ -32,8 +33,10 @@
  * With --probe-cnp the peer also watches the CNPs that come back to its
  * probe QP (a packet socket on its own netdev: BTH opcode 0x81, DestQP its
  * QP) and its QP's rate (rocetune.ko's qp_stats, else the port's
- * rp_cnp_handled), and checks them (rtune_probe_check_cnp()). Nothing of
- * that travels: the frames are the same.
+ * rp_cnp_handled), and checks them (rtune_probe_check_cnp()). The listener,
+ * the notification point, counts the CNPs it sends to the peer's QP on
+ * the same packet socket (outgoing, with every flow) and reports them by
+ * ToS in PROBE_RESULT (ncnp): what left, against what came back.
  */
 #ifndef ROCETUNE_PROBE_H
 #define ROCETUNE_PROBE_H
@@ -88,6 +91,9 @@ struct rtune_probe_result {
 	uint16_t pkt_max;	/* the largest of those packets: IP bytes */
 	int ncodes;
 	struct rtune_probe_code code[RTUNE_PROBE_CODES_MAX];	/* tos ascending */
+	uint32_t cnps_sent;	/* CNPs the listener sent to the peer's QP */
+	int ncnp;
+	struct rtune_probe_code cnp[RTUNE_PROBE_CODES_MAX];	/* theirs, by ToS */
 	int nctr;
 	struct {
 		char name[RTUNE_PROBE_CTR_NAME + 1];
@@ -117,6 +123,9 @@ int rtune_probe_pkt_cnp(const uint8_t *p, size_t n, uint32_t qpn);
 unsigned int rtune_probe_pkt_len(const uint8_t *p, size_t n);
 /* Count one packet of ToS @tos. */
 void rtune_probe_count(struct rtune_probe_result *r, uint8_t tos);
+/* The priority @fp's dcb.dscp_prio gives @dscp (its class selector
+ * without a map entry). */
+int rtune_probe_prio_of(const struct rtune_fp *fp, int dscp);
 /* Count one packet of ToS @tos in @code (@ncodes of them, tos ascending,
  * room for RTUNE_PROBE_CODES_MAX). */
 void rtune_probe_tally(struct rtune_probe_code *code, int *ncodes, uint8_t tos);

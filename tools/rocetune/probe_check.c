@@ -69,6 +69,11 @@ static int prio_of(const char *map, int dscp)
 	return dscp >> 3;
 }
 
+int rtune_probe_prio_of(const struct rtune_fp *fp, int dscp)
+{
+	return prio_of(rtune_fp_get(fp, "dcb.dscp_prio"), dscp);
+}
+
 static struct rtune_probe_finding *add(struct rtune_probe_finding *out, int *n, const char *check,
 				       const char *host)
 {

@@ -5,6 +5,7 @@
  * every read, and a parser accepts exactly what the encoder writes.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
@@ -129,6 +130,17 @@ int rtune_probe_enc_result(const struct rtune_probe_result *r, uint8_t *out, siz
 		put32(out + k + 1, r->code[i].count);
 		k += 5;
 	}
+	if (r->ncnp < 0 || r->ncnp > RTUNE_PROBE_CODES_MAX)
+		return -E2BIG;
+	NEED(2);
+	put16(out + k, (uint16_t)r->ncnp);
+	k += 2;
+	for (i = 0; i < r->ncnp; i++) {
+		NEED(5);
+		out[k] = r->cnp[i].tos;
+		put32(out + k + 1, r->cnp[i].count);
+		k += 5;
+	}
 	NEED(1);
 	out[k++] = (uint8_t)r->nctr;
 	for (i = 0; i < r->nctr; i++) {
@@ -191,6 +203,28 @@ int rtune_probe_parse_result(const uint8_t *p, size_t n, struct rtune_probe_resu
 			snprintf(why, whylen, "probe result: codepoint %d out of order or empty", i);
 			return -EINVAL;
 		}
+	}
+	HAVE(2, "CNP codepoints");
+	r->ncnp = get16(p + k);
+	k += 2;
+	if (r->ncnp > RTUNE_PROBE_CODES_MAX) {
+		snprintf(why, whylen, "probe result: %d CNP codepoints", r->ncnp);
+		return -EINVAL;
+	}
+	for (i = 0; i < r->ncnp; i++) {
+		HAVE(5, "CNP codepoints");
+		r->cnp[i].tos = p[k];
+		r->cnp[i].count = get32(p + k + 1);
+		k += 5;
+		if ((i && r->cnp[i].tos <= r->cnp[i - 1].tos) || !r->cnp[i].count) {
+			snprintf(why, whylen, "probe result: CNP codepoint %d out of order or empty", i);
+			return -EINVAL;
+		}
+		if (r->cnps_sent > UINT32_MAX - r->cnp[i].count) {
+			snprintf(why, whylen, "probe result: more than 2^32 CNPs");
+			return -EINVAL;
+		}
+		r->cnps_sent += r->cnp[i].count;
 	}
 	HAVE(1, "counters");
 	r->nctr = p[k++];

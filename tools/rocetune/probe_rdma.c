@@ -546,8 +546,10 @@ struct rtune_probe_srv *rtune_probe_listen(const struct sockaddr *local, const c
 	return s;
 }
 
-/* Count every queued packet of QP @qpn. */
-static void drain(struct rtune_probe_srv *s, uint32_t qpn, struct rtune_probe_result *r)
+/* Count every queued packet of QP @qpn, and the CNPs this host sends to
+ * the peer's QP @peer_qpn. */
+static void drain(struct rtune_probe_srv *s, uint32_t qpn, uint32_t peer_qpn,
+		  struct rtune_probe_result *r)
 {
 	uint8_t buf[256];	/* headers are enough */
 	struct sockaddr_ll from;
@@ -560,8 +562,16 @@ static void drain(struct rtune_probe_srv *s, uint32_t qpn, struct rtune_probe_re
 
 		if (n < 0)
 			return;
-		if (from.sll_pkttype == PACKET_OUTGOING)
+		if (from.sll_pkttype == PACKET_OUTGOING) {
+			/* the notification point's answers */
+			tos = rtune_probe_pkt_cnp(buf, (size_t)n < sizeof(buf) ? (size_t)n :
+						  sizeof(buf), peer_qpn);
+			if (tos >= 0 && r->cnps_sent < UINT32_MAX) {
+				r->cnps_sent++;
+				rtune_probe_tally(r->cnp, &r->ncnp, (uint8_t)tos);
+			}
 			continue;
+		}
 		tos = rtune_probe_pkt_tos(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf),
 					  qpn);
 		if (tos >= 0) {
@@ -604,6 +614,7 @@ int rtune_probe_serve(struct rtune_probe_srv *s, const struct rtune_probe_req *r
 	struct rdma_cm_id *cid;
 	char why[RTUNE_PROBE_NOTE_MAX + 1] = "";
 	int ladder = req->mtu ? RTUNE_PROBE_LADDER : 0, total = ladder + req->count, got = 0;
+	uint32_t peer_qpn = 0;
 	size_t bufsz = req->size > req->mtu ? req->size : req->mtu;
 	int i, ret = -1;
 
@@ -613,6 +624,7 @@ int rtune_probe_serve(struct rtune_probe_srv *s, const struct rtune_probe_req *r
 		       sizeof(why)))
 		goto out;
 	cid = ev->id;
+	peer_qpn = ev->param.conn.qp_num & 0xffffff;
 	rdma_ack_cm_event(ev);
 	if (conn_setup(&c, cid, 1, total, (size_t)total * bufsz, why, sizeof(why))) {
 		rdma_reject(cid, NULL, 0);
@@ -646,7 +658,7 @@ int rtune_probe_serve(struct rtune_probe_srv *s, const struct rtune_probe_req *r
 		int k;
 
 		if (s->pfd >= 0)
-			drain(s, r->qpn, r);
+			drain(s, r->qpn, peer_qpn, r);
 		k = poll_one(&c, &wc, why, sizeof(why));
 		if (k < 0)
 			goto drop;
@@ -677,7 +689,7 @@ int rtune_probe_serve(struct rtune_probe_srv *s, const struct rtune_probe_req *r
 drop:
 	if (s->pfd >= 0) {
 		nap();
-		drain(s, r->qpn, r);
+		drain(s, r->qpn, peer_qpn, r);
 	}
 	qp_counters(s, r);
 	rdma_disconnect(cid);

@@ -275,6 +275,31 @@ static void json_cnp(struct jw *j, const struct probe_report *p)
 	jw_end_obj(j);
 }
 
+/* The CNPs the listener sent to the peer's QP (its own report), where it
+ * watched its netdev, else null. */
+static void json_cnp_sent(struct jw *j, const struct probe_report *p, const struct rtune_fp *np)
+{
+	int i;
+
+	if (!p->ran || !p->res.captured) {
+		jw_null(j, "cnp_sent");
+		return;
+	}
+	jw_obj(j, "cnp_sent");
+	jw_int(j, "cnps", p->res.cnps_sent);
+	jw_arr(j, "observed");
+	for (i = 0; i < p->res.ncnp; i++) {
+		jw_obj(j, NULL);
+		jw_int(j, "dscp", p->res.cnp[i].tos >> 2);
+		jw_int(j, "ecn", p->res.cnp[i].tos & 3);
+		jw_int(j, "prio", rtune_probe_prio_of(np, p->res.cnp[i].tos >> 2));
+		jw_int(j, "packets", p->res.cnp[i].count);
+		jw_end_obj(j);
+	}
+	jw_end_arr(j);
+	jw_end_obj(j);
+}
+
 /* The path MTU ladder, where it ran, else null. */
 static void json_path_mtu(struct jw *j, const struct probe_report *p)
 {
@@ -297,7 +322,7 @@ static void json_path_mtu(struct jw *j, const struct probe_report *p)
 	jw_end_obj(j);
 }
 
-static void json_probe(struct jw *j, const struct probe_report *p)
+static void json_probe(struct jw *j, const struct probe_report *p, const struct rtune_fp *np)
 {
 	int i;
 
@@ -333,6 +358,7 @@ static void json_probe(struct jw *j, const struct probe_report *p)
 		jw_str(j, "note", p->res.note[0] ? p->res.note : NULL);
 	}
 	json_path_mtu(j, p);
+	json_cnp_sent(j, p, np);
 	json_cnp(j, p);
 	jw_arr(j, "checks");
 	for (i = 0; i < p->nfind; i++) {
@@ -352,7 +378,7 @@ static void json_probe(struct jw *j, const struct probe_report *p)
 	jw_end_obj(j);
 }
 
-static void text_probe(const struct probe_report *p)
+static void text_probe(const struct probe_report *p, const struct rtune_fp *np)
 {
 	static const char *const ecn[] = { "Not-ECT", "ECT(1)", "ECT(0)", "CE" };
 	int i;
@@ -378,6 +404,14 @@ static void text_probe(const struct probe_report *p)
 			       rtune_probe_ladder_size(p->mtu, p->res.ladder - 1));
 		if (p->res.captured && p->res.pkt_max)
 			printf("; largest packet %u IP bytes", p->res.pkt_max);
+		printf("\n");
+	}
+	if (p->ran && p->res.captured && p->res.cnps_sent) {
+		printf("  probe: the listener sent %u CNPs", p->res.cnps_sent);
+		for (i = 0; i < p->res.ncnp; i++)
+			printf("%s DSCP %d (priority %d) %s x%u", i ? "," : ":",
+			       p->res.cnp[i].tos >> 2, rtune_probe_prio_of(np, p->res.cnp[i].tos >> 2),
+			       ecn[p->res.cnp[i].tos & 3], p->res.cnp[i].count);
 		printf("\n");
 	}
 	if (p->ran && p->cnp) {
@@ -441,7 +475,7 @@ static void report(const struct rtune_verify_opts *o, const struct report *r)
 			jw_end_obj(&j);
 		}
 		jw_end_arr(&j);
-		json_probe(&j, &v_probe);
+		json_probe(&j, &v_probe, !strcmp(r->role, "peer") ? &v_remote : &v_local);
 		jw_str(&j, "result", r->result);
 		jw_str(&j, "reason", r->why[0] ? r->why : NULL);
 		jw_int(&j, "exit_code", r->code);
@@ -464,7 +498,7 @@ static void report(const struct rtune_verify_opts *o, const struct report *r)
 		printf("  differs: %s: local %s; remote %s\n", v_delta[i].key,
 		       v_delta[i].a ? v_delta[i].a : "(absent)",
 		       v_delta[i].b ? v_delta[i].b : "(absent)");
-	text_probe(&v_probe);
+	text_probe(&v_probe, !strcmp(r->role, "peer") ? &v_remote : &v_local);
 	if (!strcmp(r->result, "pass"))
 		printf("verify: PASS: %d settings agree%s\n", v_local.n,
 		       v_probe.requested ? ", the probe flow passed" : "");

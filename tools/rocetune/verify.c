@@ -619,6 +619,10 @@ static void probe_peer(const struct rtune_verify_opts *o, struct rtune_vw *w, st
 		/* tell the listener to stop waiting; its result still follows */
 		rtune_vw_send_error(w, "probe: the peer gave up");
 	}
+	/* the listener's flow is bounded by its --timeout from PROBE_PORT on;
+	 * its teardown and result may come after ours timed out: as much again */
+	if (s->deadline_ms < now_ms() + o->timeout_ms + 1000)
+		s->deadline_ms = now_ms() + o->timeout_ms + 1000;
 	err = rtune_vw_recv(w, RTUNE_VW_PROBE_RESULT, &p, &n);
 	if (err) {
 		if (!v_probe.error[0])
@@ -696,6 +700,8 @@ static void probe_listener(const struct rtune_verify_opts *o, struct rtune_vw *w
 	rtune_probe_serve(srv, &req, s->fd, o->timeout_ms, &v_probe.res);
 	rtune_probe_close(srv);
 	v_probe.ran = true;
+	/* the result is due now, however long the flow's teardown took */
+	s->deadline_ms = now_ms() + o->timeout_ms;
 	len = rtune_probe_enc_result(&v_probe.res, out, sizeof(out));
 	if (len < 0 || rtune_vw_send(w, RTUNE_VW_PROBE_RESULT, out, (size_t)len))
 		snprintf(v_probe.error, sizeof(v_probe.error), "probe: cannot send the result");

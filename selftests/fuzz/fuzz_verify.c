@@ -10,9 +10,11 @@
  *         cannot be guessed, so this covers the framing up to AUTH);
  *   0xfe: a PROBE_RESULT payload (probe_msg.c), parsed; what it accepts
  *         must encode back to the same bytes;
- *   0xfc: a PROBE_REQ or PROBE_PORT payload, and a captured packet
- *         (rtune_probe_pkt_tos and, for --probe-cnp, rtune_probe_pkt_cnp;
- *         QP number from the first bytes).
+ *   0xfc: a PROBE_REQ or PROBE_PORT payload (what the request parser
+ *         accepts must encode back to the same bytes), and a captured
+ *         packet (rtune_probe_pkt_tos, rtune_probe_pkt_len and, for
+ *         --probe-cnp, rtune_probe_pkt_cnp; QP number from the first
+ *         bytes).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -68,9 +70,14 @@ static void probe(int target, const uint8_t *p, size_t n)
 			abort();	/* accepted something the encoder would not write */
 		return;
 	}
-	rtune_probe_parse_req(p, n, &req, why, sizeof(why));
+	if (!rtune_probe_parse_req(p, n, &req, why, sizeof(why))) {
+		rtune_probe_enc_req(&req, penc);
+		if (n != RTUNE_PROBE_REQ_LEN || memcmp(penc, p, n))
+			abort();	/* accepted something the encoder would not write */
+	}
 	rtune_probe_parse_port(p, n, &port, why, sizeof(why));
-	rtune_probe_pkt_tos(p, n, n >= 3 ? (uint32_t)p[0] << 16 | p[1] << 8 | p[2] : 0);
+	if (rtune_probe_pkt_tos(p, n, n >= 3 ? (uint32_t)p[0] << 16 | p[1] << 8 | p[2] : 0) >= 0)
+		rtune_probe_pkt_len(p, n);
 	rtune_probe_pkt_cnp(p, n, n >= 3 ? (uint32_t)p[0] << 16 | p[1] << 8 | p[2] : 0);
 }
 static char out[RTUNE_FP_WIRE_MAX];

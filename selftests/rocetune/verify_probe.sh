@@ -10,7 +10,8 @@
 # host1 runs `rocetune -j verify --listen` once per case, host2
 # `rocetune -j verify --peer --probe`:
 #   same     pass, exit 0: 64 of 64 arrived, every packet DSCP 26 ECT(0),
-#            every check passes (delivery, DSCP and ECN for both hosts)
+#            every check passes (delivery, DSCP and ECN for both hosts, the
+#            path MTU: all 16 sizes up to 1024, a 1068-byte packet seen)
 #   dscp     host2's nftables rewrites the DSCP of its RoCEv2 packets to
 #            10 (as a misconfigured switch or a host rule would): the
 #            settings agree, but exactly the DSCP checks fail, naming each
@@ -21,6 +22,13 @@
 #            ECT(0) packets that arrived; exit 1
 #   blocked  host1's nftables drops UDP 4791 in: no probe message arrives;
 #            verify fails (exit 1) with the error, never passes, on both
+#            (path_mtu unchecked: not even the smallest size arrived)
+#   pmtu     host2's nftables drops its RoCEv2 packets longer than 1000
+#            IP bytes, as a hop with a smaller MTU would, while small ones
+#            pass: the path MTU ladder (64..1024 bytes in steps of 64, the
+#            RoCE MTU 1024 of both hosts) arrives up to 896 bytes (940-byte
+#            packets); path_mtu and delivery fail on both sides, naming
+#            896 and 1024; DSCP and ECN still pass on the small packets
 #   nolisten host2 probes a port nobody listens on: not run, exit 4
 #   cnp      host1's ingress becomes an ECN bottleneck (ifb0: HTB 8 Mbit/s,
 #            RED ecn, selftests/dcqcn/lab-preset.sh) and host2 runs
@@ -28,11 +36,13 @@
 #            CE-marked, CNPs come back to host2's probe QP with DSCP 48 (the
 #            profile's np_cnp_dscp), and rocetune.ko cut the QP's rate
 #            (qp_stats rate_cuts); host1's NP counted CE marks and sent
-#            CNPs; pass, exit 0
+#            CNPs, and its report's cnp_sent (seen leaving dcb0) says
+#            they were DSCP 48, priority 6; pass, exit 0
 #   cnpdscp  the same with host1's np_cnp_dscp 46 (configfs): the setting
 #            differs, and the peer's cnp_dscp check names host1 (the
 #            listener, whose CNPs carry DSCP 46); exit 1. The listener
-#            never sees the CNPs: its report has no CNP checks.
+#            never sees the CNPs come back: its report has no CNP checks,
+#            but its cnp_sent says DSCP 46, priority 5.
 # Each case is checked on host2 (the peer) and on host1 (the listener's own
 # report names the same).
 #
@@ -71,7 +81,7 @@ CC=/sys/kernel/config/rocetune/rxe0/ports/1/cc
 W=$(mktemp -d /run/rocetune-probe.XXXXXX)
 export ROCETUNE_STATE_DIR=$W/state
 PORT=4793
-CASES="same dscp ecnoff blocked cnp cnpdscp"
+CASES="same dscp ecnoff blocked pmtu cnp cnpdscp"
 # the bottleneck of the CNP cases (rtune_lab_bottleneck)
 # shellcheck disable=SC2034 # read by lab-preset.sh
 BN_MBIT=8
@@ -133,7 +143,8 @@ declare -A EXPECT=(
 	[same]="0 pass pass | - | 26/2"
 	[dscp]="1 fail fail | dscp@host1 dscp@host2 | 10/2"
 	[ecnoff]="1 fail fail | ecn@host2 | 26/2"
-	[blocked]="1 fail fail | delivery@host1 dscp@host1 ecn@host1 | -"
+	[blocked]="1 fail fail | delivery@host1 dscp@host1 ecn@host1 path_mtu@host1 | -"
+	[pmtu]="1 fail fail | delivery@host1 path_mtu@host1 | 26/2"
 	[cnp]="0 pass pass | - | 26/2 26/3"
 	[cnpdscp]="1 fail fail | cnp_dscp@host1 | 26/2 26/3"
 )
@@ -142,9 +153,26 @@ declare -A EXPECT_L=([cnpdscp]="1 fail pass | - | 26/2 26/3")
 
 # schema l|p: every document this host wrote conforms to the published schema
 schema() {
-	tap_ok "every verify document of host$LAB_HOST conforms to rocetune-verify.v3.json" \
-		sh -c 'cat "$@" | python3 "$0" rocetune-verify.v3.json' "$here/stats_schema.py" \
+	tap_ok "every verify document of host$LAB_HOST conforms to rocetune-verify.v4.json" \
+		sh -c 'cat "$@" | python3 "$0" rocetune-verify.v4.json' "$here/stats_schema.py" \
 		"$W/$1"-*.json
+}
+
+# pmtu_ok FILE: the path MTU check names the largest size through (896
+# bytes, 940-byte packets) and the expected one (1024), in JSON and text
+pmtu_ok() {
+	tap_ok "pmtu: host$LAB_HOST's path_mtu names 896 of 1024 bytes (940-byte packets)" \
+		python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["probe"]["path_mtu"]
+assert m == {"mtu": 1024, "sizes": 16, "arrived": 14, "largest_message": 896,
+             "largest_packet": 940}, m
+f = [c for c in d["probe"]["checks"] if c["check"] == "path_mtu"][0]
+assert f["verdict"] == "fail" and f["setting"] == "roce_active_mtu" and f["value"] == "1024", f
+assert "up to 1024 bytes" in f["promised"] and "896 bytes (940-byte" in f["observed"], f
+assert d["verify_version"] == 4, d
+' "$1"
 }
 
 nft_del() { nft delete table ip rtprobe 2>/dev/null; true; }
@@ -161,7 +189,7 @@ for k in ("exit_code", "result", "reason", "differences", "probe"):
 }
 
 if ((LAB_HOST == 1)); then
-	tap_plan 9
+	tap_plan 12
 	for c in $CASES; do
 		if [[ $c == blocked ]]; then
 			if ! { nft add table ip rtprobe && nft add chain ip rtprobe in \
@@ -198,20 +226,31 @@ import json, sys
 p = json.load(open(sys.argv[1]))["probe"]
 assert p["counters"]["qp_ce_rcvd"] > 0 and p["counters"]["qp_cnp_sent"] > 0, p
 assert p["cnp"] is None, p
+s = p["cnp_sent"]
+assert s["cnps"] > 0 and [(o["dscp"], o["prio"]) for o in s["observed"]] == [(48, 6)], s
 ' "$W/l-$c.json" ;;
 		cnpdscp)
+			tap_ok "cnpdscp: host1 reports the CNPs it sent: DSCP 46, priority 5" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["probe"]["cnp_sent"]
+assert s["cnps"] > 0 and [(o["dscp"], o["prio"]) for o in s["observed"]] == [(46, 5)], s
+' "$W/l-$c.json"
 			apply || tap_fail "cnpdscp: the profile applies again" "apply failed" ;;
+		pmtu) pmtu_ok "$W/l-$c.json" ;;
 		esac
 		lab_barrier "done-$c" || tap_bail "barrier done-$c"
 	done
 	tc qdisc del dev eth0 ingress 2>/dev/null
 	ip link del ifb0 2>/dev/null
-	tap_ok "the listener's report of the same profile: 64 of 64 messages, every packet counted" \
+	tap_ok "the listener's report of the same profile: 64 of 64 messages, every packet counted, the path MTU's 16 sizes" \
 		python3 -c '
 import json, sys
 p = json.load(open(sys.argv[1]))["probe"]
-assert p["received"] == 64 and p["packets"] >= 64 and p["captured"], p
+assert p["received"] == 64 and p["packets"] >= 64 + 16 and p["captured"], p
 assert sum(o["packets"] for o in p["observed"]) == p["packets"], p
+m = p["path_mtu"]
+assert m["mtu"] == 1024 and m["arrived"] == 16 and m["largest_packet"] == 1068, m
+assert [c["verdict"] for c in p["checks"] if c["check"] == "path_mtu"] == ["pass"], p
 ' "$W/l-same.json"
 	schema l
 	tap_done
@@ -233,7 +272,7 @@ peer() {
 	return $rc
 }
 
-tap_plan 12
+tap_plan 14
 for c in $CASES; do
 	opt=--probe
 	[[ $c == cnp* ]] && opt=--probe-cnp
@@ -247,6 +286,13 @@ for c in $CASES; do
 	ecnoff)
 		{ echo 1 >"$CC/discard" && echo none >"$CC/staged/ecn_enabled_prios" &&
 			echo 1 >"$CC/commit"; } || tap_fail "ecnoff: host2 changed" "configfs" ;;
+	pmtu)
+		# a hop with a smaller MTU: RoCEv2 packets over 1000 IP bytes vanish
+		if ! { nft add table ip rtprobe && nft add chain ip rtprobe out \
+			'{ type filter hook output priority 0; }' &&
+			nft add rule ip rtprobe out udp dport 4791 meta length gt 1000 drop; }; then
+			tap_fail "pmtu: host2 drops packets over 1000 bytes" "nft failed"
+		fi ;;
 	esac
 	lab_get 1 "listening-$c" 120 >/dev/null || tap_bail "host1 never listened for $c"
 	start=$(date +%s)
@@ -269,17 +315,18 @@ assert "ECT(0)" in f[0]["observed"], f
 ' "$W/p-$c.json"
 		apply || tap_fail "ecnoff: the profile applies again" "apply failed" ;;
 	cnp)
-		tap_ok "cnp: CNPs came back, every one DSCP 48, and host2's rate was cut" python3 -c '
+		tap_ok "cnp: CNPs came back, every one DSCP 48, host1 says it sent some, and host2's rate was cut" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["probe"]["cnp"]
 assert c["captured"] and c["cnps"] > 0, c
 assert [o["dscp"] for o in c["observed"]] == [48], c
+assert d["probe"]["cnp_sent"]["cnps"] > 0, d["probe"]["cnp_sent"]
 q = c["qp_stats"]
 assert q["rate_cuts"] > 0 and q["cnp_rcvd"] > 0, c
 v = {x["check"]: x["verdict"] for x in d["probe"]["checks"]}
 assert v["cnp_dscp"] == "pass" and v["rate_reaction"] == "pass", v
-assert d["verify_version"] == 3, d
+assert d["verify_version"] == 4, d
 ' "$W/p-$c.json" ;;
 	cnpdscp)
 		tap_ok "cnpdscp: the setting and the CNPs name host1's DSCP 46" python3 -c '
@@ -291,6 +338,7 @@ f = [c for c in d["probe"]["checks"] if c["check"] == "cnp_dscp"][0]
 assert f["verdict"] == "fail" and f["host"] == d["remote"]["label"] and f["value"] == "46", f
 assert "DSCP 46 in all" in f["observed"], f
 ' "$W/p-$c.json" ;;
+	pmtu) pmtu_ok "$W/p-$c.json" ;;
 	blocked)
 		tap_ok "blocked: the exit status is 1 and the error says the flow failed" python3 -c '
 import json, sys

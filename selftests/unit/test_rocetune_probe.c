@@ -9,7 +9,11 @@
  * (--probe-cnp): the CNP parser finds the peer's QP's CNPs only; the CNP
  * check names the listener whose CNPs carry another DSCP than the peer's,
  * fails when CE marks got no CNP, and the rate check names a peer whose
- * rate was not cut; what cannot be seen is unchecked, with why.
+ * rate was not cut; what cannot be seen is unchecked, with why. Path
+ * MTU: the request carries the RoCE MTU (0 or 256..4096, a power of 2),
+ * the ladder's top is the smaller of the two hosts', and the check names
+ * the largest size through and the expected one when the ladder stopped
+ * short, or no full-size packet was seen.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,14 +28,28 @@ static uint8_t buf[RTUNE_PROBE_RESULT_MAX + 16];
 
 static void frames(void)
 {
-	struct rtune_probe_req q = { 64, 1024 }, q2;
+	struct rtune_probe_req q = { 64, 1024, 1024 }, q2;
 	uint8_t b[RTUNE_PROBE_REQ_LEN];
 	uint16_t port;
 	int n, i, bad = 0;
 
 	rtune_probe_enc_req(&q, b);
 	tap_check(!rtune_probe_parse_req(b, sizeof(b), &q2, why, sizeof(why)) && q2.count == 64 &&
-		  q2.size == 1024, "request round-trips");
+		  q2.size == 1024 && q2.mtu == 1024, "request round-trips");
+	b[0] = 1;
+	tap_check(rtune_probe_parse_req(b, sizeof(b), &q2, why, sizeof(why)) != 0 &&
+		  strstr(why, "another rocetune version"), "a version 1 request refused (%s)", why);
+	q.mtu = 1000;
+	rtune_probe_enc_req(&q, b);
+	n = rtune_probe_parse_req(b, sizeof(b), &q2, why, sizeof(why));
+	q.mtu = 8192;
+	rtune_probe_enc_req(&q, b);
+	tap_check(n && rtune_probe_parse_req(b, sizeof(b), &q2, why, sizeof(why)) != 0,
+		  "RoCE MTUs 1000 and 8192 refused (%s)", why);
+	q.mtu = 0;
+	rtune_probe_enc_req(&q, b);
+	tap_check(!rtune_probe_parse_req(b, sizeof(b), &q2, why, sizeof(why)) && !q2.mtu,
+		  "no RoCE MTU (0): no ladder, accepted");
 	tap_check(rtune_probe_parse_req(b, sizeof(b) - 1, &q2, why, sizeof(why)) != 0,
 		  "a short request is refused");
 	q.count = RTUNE_PROBE_COUNT_MAX + 1;
@@ -54,27 +72,42 @@ static void frames(void)
 	ra.captured = true;
 	ra.received = 64;
 	ra.qpn = 0x11;
+	ra.ladder = 14;
+	ra.pkt_max = 940;
 	for (i = 0; i < 64; i++)
 		rtune_probe_count(&ra, i % 2 ? 106 : 105);
 	ra.nctr = 1;
 	strcpy(ra.ctr[0].name, "rcvd_pkts");
 	ra.ctr[0].delta = 1ULL << 40;
 	strcpy(ra.note, "a note");
+	for (i = 0; i < 6; i++) {	/* the listener's CNPs: 5 of DSCP 48, 1 of 46 */
+		ra.cnps_sent++;
+		rtune_probe_tally(ra.cnp, &ra.ncnp, i ? 48 << 2 : 46 << 2);
+	}
 	n = rtune_probe_enc_result(&ra, buf, sizeof(buf));
 	tap_check(n > 0 && !rtune_probe_parse_result(buf, (size_t)n, &rb, why, sizeof(why)) &&
 		  !memcmp(&ra, &rb, sizeof(ra)), "result round-trips (%d bytes)", n);
 	tap_check(ra.ncodes == 2 && ra.code[0].tos == 105 && ra.code[1].count == 32 &&
-		  ra.packets == 64, "codepoints are counted, in order");
+		  ra.packets == 64 && rb.cnps_sent == 6 && rb.ncnp == 2 && rb.cnp[1].count == 5,
+		  "codepoints are counted, in order; the CNPs sent too");
 	/* every truncation refused, and one byte more */
 	for (i = 0; i < n; i++)
 		bad += !rtune_probe_parse_result(buf, (size_t)i, &rb, why, sizeof(why));
 	buf[n] = 0;
 	bad += !rtune_probe_parse_result(buf, (size_t)n + 1, &rb, why, sizeof(why));
 	tap_check(!bad, "each of %d truncations and an extension refused", n);
-	buf[16] = 107;	/* first codepoint after the second: out of order */
+	buf[19] = 107;	/* first codepoint after the second: out of order */
 	tap_check(rtune_probe_parse_result(buf, (size_t)n, &rb, why, sizeof(why)) != 0,
 		  "codepoints out of order refused (%s)", why);
-	buf[16] = 105;
+	buf[19] = 105;
+	buf[14] = RTUNE_PROBE_LADDER + 1;
+	tap_check(rtune_probe_parse_result(buf, (size_t)n, &rb, why, sizeof(why)) != 0,
+		  "more path MTU messages than the ladder has refused (%s)", why);
+	buf[14] = 14;
+	buf[31] = 200;	/* the first CNP codepoint (46 << 2) after the second */
+	tap_check(rtune_probe_parse_result(buf, (size_t)n, &rb, why, sizeof(why)) != 0,
+		  "CNP codepoints out of order refused (%s)", why);
+	buf[31] = 46 << 2;
 	buf[n - 2] = 0x07;	/* a control byte in the note */
 	tap_check(rtune_probe_parse_result(buf, (size_t)n, &rb, why, sizeof(why)) != 0,
 		  "an unprintable note refused");
@@ -102,6 +135,9 @@ static void packets(void)
 	int bad = 0;
 
 	tap_check(rtune_probe_pkt_tos(p, n, 0x123456) == 106, "IPv4: the ToS of the probe QP's packet");
+	p[2] = 1068 >> 8;
+	p[3] = 1068 & 0xff;
+	tap_check(rtune_probe_pkt_len(p, n) == 1068, "IPv4: the packet's length is its total length");
 	tap_check(rtune_probe_pkt_tos(p, n, 0x123457) == -1, "IPv4: another QP's packet is not counted");
 	pkt4(p, 106, 0x123456, 4792);
 	tap_check(rtune_probe_pkt_tos(p, n, 0x123456) == -1, "IPv4: not UDP 4791, not counted");
@@ -125,6 +161,9 @@ static void packets(void)
 	p[40 + 3] = 4791 & 0xff;
 	p[48 + 7] = 9;
 	tap_check(rtune_probe_pkt_tos(p, 60, 9) == 106, "IPv6: the traffic class of the probe QP's packet");
+	p[5] = 24;
+	tap_check(rtune_probe_pkt_len(p, 60) == 64 && rtune_probe_pkt_len(p, 39) == 0,
+		  "IPv6: the header and payload length; a cut header has none");
 
 	n = pkt4(p, 192, 0x42, 4791);
 	p[28] = 0x81;	/* BTH opcode: CNP */
@@ -287,6 +326,8 @@ static void check_cnp(void)
 		int n = rtune_probe_check(&ra, 64, "h1", &frx, "h2", &ftx, f, &failed);
 
 		got = failed_list(n);
+		tap_check(rtune_probe_prio_of(&frx, 48) == 6 && rtune_probe_prio_of(&frx, 46) == 5,
+			  "a CNP's priority: the DSCP map's (48: 6), else the class selector (46: 5)");
 		tap_check(!failed && !strcmp(got, "-") &&
 			  !strcmp(f[3].observed, "ECN-capable in all 64 packets, 20 of them CE"),
 			  "CE-marked packets pass the ECN check, and are said (%s; %s)", got,
@@ -338,12 +379,74 @@ static void check_cnp(void)
 		  "an offloading NIC: CNP DSCP unchecked, the device's rp_cnp_handled shown (%s)", got);
 }
 
+static void fp_mtu(struct rtune_fp *fp, const char *mtu)
+{
+	char s[64];
+	int n = snprintf(s, sizeof(s), "roce_active_mtu=%s\n", mtu);
+
+	if (rtune_fp_parse(s, (size_t)n, fp, why, sizeof(why)))
+		printf("# fp_mtu: %s\n", why);
+}
+
+/* the listener got @ladder of the ladder, the largest packet @pkt_max */
+static const char *mtu_run(uint16_t mtu, uint8_t ladder, uint16_t pkt_max)
+{
+	bool failed = false;
+	int n;
+	const char *got;
+
+	memset(&ra, 0, sizeof(ra));
+	ra.captured = true;
+	ra.received = 64;
+	ra.ladder = ladder;
+	ra.pkt_max = pkt_max;
+	rtune_probe_count(&ra, 106);
+	n = rtune_probe_check_mtu(&ra, mtu, "h1", &frx, "h2", &ftx, f, 0, &failed);
+	got = failed_list(n);
+	return n == 1 && failed == !!strstr(got, "fail:") ? got : "(wrong count or failed flag)";
+}
+
+static void check_mtu(void)
+{
+	const char *got;
+
+	fp_mtu(&frx, "1024");
+	fp_mtu(&ftx, "1024");
+	tap_check(rtune_probe_mtu_of(&frx, &ftx) == 1024, "both hosts' RoCE MTU 1024: the ladder tops at 1024");
+	got = mtu_run(1024, 16, 1068);
+	tap_check(!strcmp(got, "-") && strstr(f[0].observed, "1068"),
+		  "every size and a 1068-byte packet: pass (%s)", f[0].observed);
+	got = mtu_run(1024, 14, 940);
+	tap_check(!strcmp(got, "fail:path_mtu@h1") && !strcmp(f[0].setting, "roce_active_mtu") &&
+		  !strcmp(f[0].value, "1024") && strstr(f[0].promised, "up to 1024 bytes") &&
+		  strstr(f[0].observed, "896 bytes (940-byte IP packets)") &&
+		  strstr(f[0].observed, "960 bytes and up"),
+		  "a hop eats 960 bytes and up: fails, names 896 and 1024 (%s; %s)", got,
+		  f[0].observed);
+	got = mtu_run(1024, 0, 0);
+	tap_check(!strcmp(got, "unchecked:path_mtu@h1") && strstr(f[0].observed, "smallest"),
+		  "nothing of the ladder arrived: the path, not its MTU: unchecked (%s)", got);
+	got = mtu_run(1024, 16, 556);
+	tap_check(!strcmp(got, "fail:path_mtu@h1") && strstr(f[0].observed, "smaller MTU"),
+		  "all sizes arrived but never a full-size packet: fails (%s)", f[0].observed);
+	fp_mtu(&ftx, "512");
+	tap_check(rtune_probe_mtu_of(&frx, &ftx) == 512, "RoCE MTUs 1024 and 512: the ladder tops at 512");
+	got = mtu_run(512, 8, 300);
+	tap_check(!strcmp(got, "fail:path_mtu@h2") && !strcmp(f[0].value, "512"),
+		  "the sender's smaller RoCE MTU makes the promise: it is named (%s)", got);
+	fp_of(&ftx, "106", "8");	/* no roce_active_mtu */
+	got = mtu_run(rtune_probe_mtu_of(&frx, &ftx), 0, 0);
+	tap_check(!strcmp(got, "unchecked:path_mtu@h1") && strstr(f[0].observed, "no active RoCE MTU"),
+		  "a host without an active RoCE MTU: unchecked (%s)", got);
+}
+
 int main(void)
 {
-	tap_plan(34);
+	tap_plan(50);
 	frames();
 	packets();
 	check();
 	check_cnp();
+	check_mtu();
 	return tap_done();
 }

@@ -13,6 +13,15 @@
  * host that takes no part in ECN is marked instead of dropped by an ECN
  * queue and nobody slows down.
  *
+ * Path MTU: the smaller active RoCE MTU of the two hosts (roce_active_mtu)
+ * is what the connection's packets carry at most; a hop with a smaller
+ * MTU drops the full-size ones while small probes pass. The ladder of
+ * sizes up to it (probe.h) must have arrived whole, and where packets were
+ * seen, one of the full size: payload + 44 bytes (IPv4 20, UDP 8, BTH 12,
+ * ICRC 4; IPv6's are 20 more). The finding names the host whose RoCE MTU
+ * is that size (the receiver when both have it) and, on a failure, the
+ * largest size that crossed.
+ *
  * CNPs (--probe-cnp): the listener is the notification point, so its
  * cc.active.np_cnp_dscp alone decides the DSCP of the CNPs that come
  * back; the peer's says which DSCP its fabric gives CNPs. One finding,
@@ -58,6 +67,11 @@ static int prio_of(const char *map, int dscp)
 			s++;
 	}
 	return dscp >> 3;
+}
+
+int rtune_probe_prio_of(const struct rtune_fp *fp, int dscp)
+{
+	return prio_of(rtune_fp_get(fp, "dcb.dscp_prio"), dscp);
 }
 
 static struct rtune_probe_finding *add(struct rtune_probe_finding *out, int *n, const char *check,
@@ -198,6 +212,83 @@ int rtune_probe_check(const struct rtune_probe_result *r, int sent, const char *
 	for (i = 0; i < n; i++)
 		if (!strcmp(out[i].verdict, "fail"))
 			*failed = true;
+	return n;
+}
+
+#define ROCEV2_V4_OVERHEAD 44	/* IPv4 20, UDP 8, BTH 12, ICRC 4 */
+
+uint16_t rtune_probe_mtu_of(const struct rtune_fp *a, const struct rtune_fp *b)
+{
+	long x = num(rtune_fp_get(a, "roce_active_mtu"), RTUNE_PROBE_MTU_MAX);
+	long y = num(rtune_fp_get(b, "roce_active_mtu"), RTUNE_PROBE_MTU_MAX);
+	long m = x < y ? x : y;
+
+	if (m < RTUNE_PROBE_MTU_MIN || (m & (m - 1)))
+		return 0;
+	return (uint16_t)m;
+}
+
+int rtune_probe_check_mtu(const struct rtune_probe_result *r, uint16_t mtu, const char *rx_label,
+			  const struct rtune_fp *rx, const char *tx_label,
+			  const struct rtune_fp *tx, struct rtune_probe_finding *out, int n,
+			  bool *failed)
+{
+	long rx_mtu = num(rtune_fp_get(rx, "roce_active_mtu"), RTUNE_PROBE_MTU_MAX);
+	long tx_mtu = num(rtune_fp_get(tx, "roce_active_mtu"), RTUNE_PROBE_MTU_MAX);
+	bool tx_sets = rx_mtu != mtu && tx_mtu == mtu;
+	struct rtune_probe_finding *f = add(out, &n, "path_mtu", tx_sets ? tx_label : rx_label);
+	uint32_t step = rtune_probe_ladder_size(mtu, 0), largest;
+	unsigned int full = (unsigned int)mtu + ROCEV2_V4_OVERHEAD;
+
+	snprintf(f->setting, sizeof(f->setting), "roce_active_mtu");
+	if (!mtu) {
+		f->verdict = "unchecked";
+		snprintf(f->observed, sizeof(f->observed), "%s",
+			 "a host reports no active RoCE MTU: no full-size messages were sent");
+		return n;
+	}
+	snprintf(f->value, sizeof(f->value), "%u", mtu);
+	snprintf(f->promised, sizeof(f->promised), "messages of up to %u bytes, one packet each",
+		 mtu);
+	if (!r->ladder) {
+		/* not even the smallest: the path, not its MTU */
+		f->verdict = "unchecked";
+		snprintf(f->observed, sizeof(f->observed),
+			 "not even the smallest size (%u bytes) arrived", step);
+		return n;
+	}
+	largest = rtune_probe_ladder_size(mtu, r->ladder - 1);
+	if (r->ladder < RTUNE_PROBE_LADDER) {
+		f->verdict = "fail";
+		*failed = true;
+		if (r->captured && r->pkt_max)
+			snprintf(f->observed, sizeof(f->observed),
+				 "the largest to arrive was %u bytes (%u-byte IP packets), of %u..%u in steps of %u: %u bytes and up were lost",
+				 largest, r->pkt_max, step, mtu, step, largest + step);
+		else
+			snprintf(f->observed, sizeof(f->observed),
+				 "the largest to arrive was %u bytes, of %u..%u in steps of %u: %u bytes and up were lost",
+				 largest, step, mtu, step, largest + step);
+		return n;
+	}
+	if (!r->captured || !r->packets) {
+		snprintf(f->observed, sizeof(f->observed),
+			 "all %d sizes up to %u bytes arrived (packets not seen on the netdev)",
+			 RTUNE_PROBE_LADDER, mtu);
+		return n;
+	}
+	if (r->pkt_max < full) {
+		/* the connection cut them below the RoCE MTU: not proven */
+		f->verdict = "fail";
+		*failed = true;
+		snprintf(f->observed, sizeof(f->observed),
+			 "all sizes arrived, but no packet was larger than %u IP bytes (%u expected): the connection used a smaller MTU",
+			 r->pkt_max, full);
+		return n;
+	}
+	snprintf(f->observed, sizeof(f->observed),
+		 "all %d sizes up to %u bytes arrived; largest packet %u IP bytes",
+		 RTUNE_PROBE_LADDER, mtu, r->pkt_max);
 	return n;
 }
 

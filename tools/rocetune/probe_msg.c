@@ -5,6 +5,7 @@
  * every read, and a parser accepts exactly what the encoder writes.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "probe.h"
@@ -38,18 +39,34 @@ void rtune_probe_enc_req(const struct rtune_probe_req *r, uint8_t *out)
 	out[1] = 0;
 	put16(out + 2, r->count);
 	put32(out + 4, r->size);
+	put16(out + 8, r->mtu);
+	put16(out + 10, 0);
+}
+
+/* 0 or a power of two in RTUNE_PROBE_MTU_MIN..MAX */
+static bool mtu_ok(uint32_t mtu)
+{
+	return !mtu || (mtu >= RTUNE_PROBE_MTU_MIN && mtu <= RTUNE_PROBE_MTU_MAX &&
+			!(mtu & (mtu - 1)));
 }
 
 int rtune_probe_parse_req(const uint8_t *p, size_t n, struct rtune_probe_req *r, char *why,
 			  size_t whylen)
 {
-	if (n != RTUNE_PROBE_REQ_LEN || p[0] != RTUNE_PROBE_VER || p[1]) {
-		snprintf(why, whylen, "probe request: not version %d of %d bytes", RTUNE_PROBE_VER,
-			 RTUNE_PROBE_REQ_LEN);
+	if (n != RTUNE_PROBE_REQ_LEN || p[0] != RTUNE_PROBE_VER || p[1] || get16(p + 10)) {
+		snprintf(why, whylen, "probe request: not version %d of %d bytes%s", RTUNE_PROBE_VER,
+			 RTUNE_PROBE_REQ_LEN, n && p[0] != RTUNE_PROBE_VER ?
+			 " (the other host runs another rocetune version)" : "");
 		return -EINVAL;
 	}
 	r->count = get16(p + 2);
 	r->size = get32(p + 4);
+	r->mtu = get16(p + 8);
+	if (!mtu_ok(r->mtu)) {
+		snprintf(why, whylen, "probe request: RoCE MTU %u (0, or %d..%d, a power of 2)",
+			 r->mtu, RTUNE_PROBE_MTU_MIN, RTUNE_PROBE_MTU_MAX);
+		return -EINVAL;
+	}
 	if (!r->count || r->count > RTUNE_PROBE_COUNT_MAX || !r->size ||
 	    r->size > RTUNE_PROBE_SIZE_MAX) {
 		snprintf(why, whylen, "probe request: %u messages of %u bytes (1..%d of 1..%d)",
@@ -94,21 +111,34 @@ int rtune_probe_enc_result(const struct rtune_probe_result *r, uint8_t *out, siz
 	int i, j;
 
 	if (r->ncodes < 0 || r->ncodes > RTUNE_PROBE_CODES_MAX || r->nctr < 0 ||
-	    r->nctr > RTUNE_PROBE_CTR_MAX)
+	    r->nctr > RTUNE_PROBE_CTR_MAX || r->ladder > RTUNE_PROBE_LADDER)
 		return -E2BIG;
 #define NEED(x) do { if (k + (x) > len) return -E2BIG; } while (0)
-	NEED(16);
+	NEED(19);
 	out[k++] = RTUNE_PROBE_VER;
 	out[k++] = r->captured ? RTUNE_PROBE_FLAG_CAPTURED : 0;
 	put32(out + k, r->received);
 	put32(out + k + 4, r->qpn);
 	put32(out + k + 8, r->packets);
-	put16(out + k + 12, (uint16_t)r->ncodes);
-	k += 14;
+	out[k + 12] = r->ladder;
+	put16(out + k + 13, r->pkt_max);
+	put16(out + k + 15, (uint16_t)r->ncodes);
+	k += 17;
 	for (i = 0; i < r->ncodes; i++) {
 		NEED(5);
 		out[k] = r->code[i].tos;
 		put32(out + k + 1, r->code[i].count);
+		k += 5;
+	}
+	if (r->ncnp < 0 || r->ncnp > RTUNE_PROBE_CODES_MAX)
+		return -E2BIG;
+	NEED(2);
+	put16(out + k, (uint16_t)r->ncnp);
+	k += 2;
+	for (i = 0; i < r->ncnp; i++) {
+		NEED(5);
+		out[k] = r->cnp[i].tos;
+		put32(out + k + 1, r->cnp[i].count);
 		k += 5;
 	}
 	NEED(1);
@@ -144,7 +174,7 @@ int rtune_probe_parse_result(const uint8_t *p, size_t n, struct rtune_probe_resu
 		snprintf(why, whylen, "probe result: %zu bytes", n);
 		return -EINVAL;
 	}
-	HAVE(16, "header");
+	HAVE(19, "header");
 	if (p[0] != RTUNE_PROBE_VER || (p[1] & ~RTUNE_PROBE_FLAG_CAPTURED)) {
 		snprintf(why, whylen, "probe result: version %u flags 0x%x", p[0], p[1]);
 		return -EINVAL;
@@ -153,12 +183,15 @@ int rtune_probe_parse_result(const uint8_t *p, size_t n, struct rtune_probe_resu
 	r->received = get32(p + 2);
 	r->qpn = get32(p + 6);
 	r->packets = get32(p + 10);
-	r->ncodes = get16(p + 14);
-	k = 16;
+	r->ladder = p[14];
+	r->pkt_max = get16(p + 15);
+	r->ncodes = get16(p + 17);
+	k = 19;
 	if (r->ncodes > RTUNE_PROBE_CODES_MAX || r->received > RTUNE_PROBE_COUNT_MAX ||
-	    r->qpn > 0xffffff) {
-		snprintf(why, whylen, "probe result: %d codepoints, %u messages, QP %u",
-			 r->ncodes, r->received, r->qpn);
+	    r->qpn > 0xffffff || r->ladder > RTUNE_PROBE_LADDER) {
+		snprintf(why, whylen,
+			 "probe result: %d codepoints, %u messages, QP %u, %u ladder messages",
+			 r->ncodes, r->received, r->qpn, r->ladder);
 		return -EINVAL;
 	}
 	for (i = 0; i < r->ncodes; i++) {
@@ -170,6 +203,28 @@ int rtune_probe_parse_result(const uint8_t *p, size_t n, struct rtune_probe_resu
 			snprintf(why, whylen, "probe result: codepoint %d out of order or empty", i);
 			return -EINVAL;
 		}
+	}
+	HAVE(2, "CNP codepoints");
+	r->ncnp = get16(p + k);
+	k += 2;
+	if (r->ncnp > RTUNE_PROBE_CODES_MAX) {
+		snprintf(why, whylen, "probe result: %d CNP codepoints", r->ncnp);
+		return -EINVAL;
+	}
+	for (i = 0; i < r->ncnp; i++) {
+		HAVE(5, "CNP codepoints");
+		r->cnp[i].tos = p[k];
+		r->cnp[i].count = get32(p + k + 1);
+		k += 5;
+		if ((i && r->cnp[i].tos <= r->cnp[i - 1].tos) || !r->cnp[i].count) {
+			snprintf(why, whylen, "probe result: CNP codepoint %d out of order or empty", i);
+			return -EINVAL;
+		}
+		if (r->cnps_sent > UINT32_MAX - r->cnp[i].count) {
+			snprintf(why, whylen, "probe result: more than 2^32 CNPs");
+			return -EINVAL;
+		}
+		r->cnps_sent += r->cnp[i].count;
 	}
 	HAVE(1, "counters");
 	r->nctr = p[k++];
@@ -275,6 +330,15 @@ int rtune_probe_pkt_cnp(const uint8_t *p, size_t n, uint32_t qpn)
 	bth = rocev2_bth(p, n, &tos);
 	return bth && rtune_bth_opcode(bth) == RTUNE_BTH_OPCODE_CNP &&
 	       rtune_bth_dqpn(bth) == qpn ? tos : -1;
+}
+
+unsigned int rtune_probe_pkt_len(const uint8_t *p, size_t n)
+{
+	if (n >= RTUNE_IPV6_HLEN && rtune_ip_version(p) == 6)
+		return RTUNE_IPV6_HLEN + get16(p + 4);
+	if (n >= RTUNE_IPV4_MIN_HLEN && rtune_ip_version(p) == 4)
+		return get16(p + 2);
+	return 0;
 }
 
 void rtune_probe_tally(struct rtune_probe_code *code, int *ncodes, uint8_t tos)

@@ -337,6 +337,8 @@ int rtune_probe_send(const char *dst, uint16_t port, int tos, const struct rtune
 	struct rdma_cm_event *ev;
 	struct rdma_cm_id *id = NULL;
 	int posted = 0, done = 0, ret = -1, err;
+	int ladder = req->mtu ? RTUNE_PROBE_LADDER : 0, total = ladder + req->count;
+	uint32_t bufsz = req->size > req->mtu ? req->size : req->mtu;
 	char svc[8];
 
 	*sent = 0;
@@ -375,11 +377,11 @@ int rtune_probe_send(const char *dst, uint16_t port, int tos, const struct rtune
 	if (wait_event(c.ch, RDMA_CM_EVENT_ROUTE_RESOLVED, deadline, -1, &ev, why, whylen))
 		goto out;
 	rdma_ack_cm_event(ev);
-	if (conn_setup(&c, id, SEND_DEPTH, 1, req->size, why, whylen)) {
+	if (conn_setup(&c, id, SEND_DEPTH, 1, bufsz, why, whylen)) {
 		*local_err = true;
 		goto out;
 	}
-	memset(c.buf, 0x5a, req->size);
+	memset(c.buf, 0x5a, bufsz);
 	if (rdma_connect(id, &cp)) {
 		snprintf(why, whylen, "rdma_connect %s port %u: %s", dst, port, strerror(errno));
 		goto out;
@@ -391,12 +393,16 @@ int rtune_probe_send(const char *dst, uint16_t port, int tos, const struct rtune
 		rp_start(&w, rp);
 		rp->out->qpn = id->qp->qp_num;
 	}
-	while (done < req->count) {
+	/* the path MTU's ladder first (ascending, RC keeps the order), then
+	 * the messages */
+	while (done < total) {
 		struct ibv_wc wc;
 		int r;
 
-		while (posted < req->count && posted - done < SEND_DEPTH) {
-			struct ibv_sge sge = { (uintptr_t)c.buf, req->size, c.mr->lkey };
+		while (posted < total && posted - done < SEND_DEPTH) {
+			struct ibv_sge sge = { (uintptr_t)c.buf, posted < ladder ?
+					       rtune_probe_ladder_size(req->mtu, posted) :
+					       req->size, c.mr->lkey };
 			struct ibv_send_wr wr = { .wr_id = (uint64_t)posted, .sg_list = &sge,
 						  .num_sge = 1, .opcode = IBV_WR_SEND }, *bad;
 
@@ -416,8 +422,8 @@ int rtune_probe_send(const char *dst, uint16_t port, int tos, const struct rtune
 			continue;
 		}
 		if (now_ms() > deadline) {
-			snprintf(why, whylen, "%d of %u messages sent within the time limit", done,
-				 req->count);
+			snprintf(why, whylen, "%d of %d messages sent within the time limit", done,
+				 total);
 			goto out;
 		}
 		nap();
@@ -437,7 +443,7 @@ out:
 	rp_stop(&w);
 	if (!ret)
 		rdma_disconnect(id);
-	*sent = done;
+	*sent = done > ladder ? done - ladder : 0;
 	conn_free(&c);
 	if (id)
 		rdma_destroy_id(id);
@@ -540,8 +546,10 @@ struct rtune_probe_srv *rtune_probe_listen(const struct sockaddr *local, const c
 	return s;
 }
 
-/* Count every queued packet of QP @qpn. */
-static void drain(struct rtune_probe_srv *s, uint32_t qpn, struct rtune_probe_result *r)
+/* Count every queued packet of QP @qpn, and the CNPs this host sends to
+ * the peer's QP @peer_qpn. */
+static void drain(struct rtune_probe_srv *s, uint32_t qpn, uint32_t peer_qpn,
+		  struct rtune_probe_result *r)
 {
 	uint8_t buf[256];	/* headers are enough */
 	struct sockaddr_ll from;
@@ -554,12 +562,25 @@ static void drain(struct rtune_probe_srv *s, uint32_t qpn, struct rtune_probe_re
 
 		if (n < 0)
 			return;
-		if (from.sll_pkttype == PACKET_OUTGOING)
+		if (from.sll_pkttype == PACKET_OUTGOING) {
+			/* the notification point's answers */
+			tos = rtune_probe_pkt_cnp(buf, (size_t)n < sizeof(buf) ? (size_t)n :
+						  sizeof(buf), peer_qpn);
+			if (tos >= 0 && r->cnps_sent < UINT32_MAX) {
+				r->cnps_sent++;
+				rtune_probe_tally(r->cnp, &r->ncnp, (uint8_t)tos);
+			}
 			continue;
+		}
 		tos = rtune_probe_pkt_tos(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf),
 					  qpn);
-		if (tos >= 0)
+		if (tos >= 0) {
+			unsigned int len = rtune_probe_pkt_len(buf, sizeof(buf));
+
 			rtune_probe_count(r, (uint8_t)tos);
+			if (len > r->pkt_max && len <= 0xffff)
+				r->pkt_max = (uint16_t)len;
+		}
 	}
 }
 
@@ -592,6 +613,9 @@ int rtune_probe_serve(struct rtune_probe_srv *s, const struct rtune_probe_req *r
 	struct conn c = { .ch = s->ch };
 	struct rdma_cm_id *cid;
 	char why[RTUNE_PROBE_NOTE_MAX + 1] = "";
+	int ladder = req->mtu ? RTUNE_PROBE_LADDER : 0, total = ladder + req->count, got = 0;
+	uint32_t peer_qpn = 0;
+	size_t bufsz = req->size > req->mtu ? req->size : req->mtu;
 	int i, ret = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -600,16 +624,17 @@ int rtune_probe_serve(struct rtune_probe_srv *s, const struct rtune_probe_req *r
 		       sizeof(why)))
 		goto out;
 	cid = ev->id;
+	peer_qpn = ev->param.conn.qp_num & 0xffffff;
 	rdma_ack_cm_event(ev);
-	if (conn_setup(&c, cid, 1, req->count, (size_t)req->count * req->size, why, sizeof(why))) {
+	if (conn_setup(&c, cid, 1, total, (size_t)total * bufsz, why, sizeof(why))) {
 		rdma_reject(cid, NULL, 0);
 		conn_free(&c);
 		rdma_destroy_id(cid);
 		goto out;
 	}
 	r->qpn = cid->qp->qp_num;
-	for (i = 0; i < req->count; i++) {
-		struct ibv_sge sge = { (uintptr_t)c.buf + (size_t)i * req->size, req->size,
+	for (i = 0; i < total; i++) {
+		struct ibv_sge sge = { (uintptr_t)c.buf + (size_t)i * bufsz, (uint32_t)bufsz,
 				       c.mr->lkey };
 		struct ibv_recv_wr wr = { .wr_id = (uint64_t)i, .sg_list = &sge, .num_sge = 1 },
 				   *bad;
@@ -626,28 +651,37 @@ int rtune_probe_serve(struct rtune_probe_srv *s, const struct rtune_probe_req *r
 	if (wait_event(s->ch, RDMA_CM_EVENT_ESTABLISHED, deadline, ctl_fd, &ev, why, sizeof(why)))
 		goto drop;
 	rdma_ack_cm_event(ev);
-	while (r->received < req->count) {
+	/* receives complete in order: the ladder's first, then the messages */
+	while (got < total) {
 		struct pollfd pfd = { .fd = ctl_fd, .events = POLLIN };
 		struct ibv_wc wc;
 		int k;
 
 		if (s->pfd >= 0)
-			drain(s, r->qpn, r);
+			drain(s, r->qpn, peer_qpn, r);
 		k = poll_one(&c, &wc, why, sizeof(why));
 		if (k < 0)
 			goto drop;
 		if (!k) {
-			r->received++;
+			if (got < ladder && wc.byte_len != rtune_probe_ladder_size(req->mtu, got)) {
+				snprintf(why, sizeof(why), "path MTU message %d: %u bytes, not %u",
+					 got, wc.byte_len, rtune_probe_ladder_size(req->mtu, got));
+				goto drop;
+			}
+			if (got++ < ladder)
+				r->ladder++;
+			else
+				r->received++;
 			continue;
 		}
 		if (now_ms() > deadline) {
-			snprintf(why, sizeof(why), "%u of %u messages within the time limit",
-				 r->received, req->count);
+			snprintf(why, sizeof(why), "%u of %u messages (%u of %d path MTU sizes) within the time limit",
+				 r->received, req->count, r->ladder, ladder);
 			goto drop;
 		}
 		if (poll(&pfd, 1, 1) > 0) {
-			snprintf(why, sizeof(why), "the peer ended the probe after %u of %u messages",
-				 r->received, req->count);
+			snprintf(why, sizeof(why), "the peer ended the probe after %u of %u messages (%u of %d path MTU sizes)",
+				 r->received, req->count, r->ladder, ladder);
 			goto drop;
 		}
 	}
@@ -655,7 +689,7 @@ int rtune_probe_serve(struct rtune_probe_srv *s, const struct rtune_probe_req *r
 drop:
 	if (s->pfd >= 0) {
 		nap();
-		drain(s, r->qpn, r);
+		drain(s, r->qpn, peer_qpn, r);
 	}
 	qp_counters(s, r);
 	rdma_disconnect(cid);

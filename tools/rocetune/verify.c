@@ -38,6 +38,7 @@ struct probe_report {
 	bool requested, ran;
 	int sent;			/* peer: messages sent; -1 on the listener */
 	uint16_t count, size;
+	uint16_t mtu;			/* the path MTU ladder's top, 0: none */
 	const char *result;		/* pass, fail, error */
 	char error[400];
 	struct rtune_probe_result res;
@@ -274,7 +275,54 @@ static void json_cnp(struct jw *j, const struct probe_report *p)
 	jw_end_obj(j);
 }
 
-static void json_probe(struct jw *j, const struct probe_report *p)
+/* The CNPs the listener sent to the peer's QP (its own report), where it
+ * watched its netdev, else null. */
+static void json_cnp_sent(struct jw *j, const struct probe_report *p, const struct rtune_fp *np)
+{
+	int i;
+
+	if (!p->ran || !p->res.captured) {
+		jw_null(j, "cnp_sent");
+		return;
+	}
+	jw_obj(j, "cnp_sent");
+	jw_int(j, "cnps", p->res.cnps_sent);
+	jw_arr(j, "observed");
+	for (i = 0; i < p->res.ncnp; i++) {
+		jw_obj(j, NULL);
+		jw_int(j, "dscp", p->res.cnp[i].tos >> 2);
+		jw_int(j, "ecn", p->res.cnp[i].tos & 3);
+		jw_int(j, "prio", rtune_probe_prio_of(np, p->res.cnp[i].tos >> 2));
+		jw_int(j, "packets", p->res.cnp[i].count);
+		jw_end_obj(j);
+	}
+	jw_end_arr(j);
+	jw_end_obj(j);
+}
+
+/* The path MTU ladder, where it ran, else null. */
+static void json_path_mtu(struct jw *j, const struct probe_report *p)
+{
+	if (!p->ran || !p->mtu) {
+		jw_null(j, "path_mtu");
+		return;
+	}
+	jw_obj(j, "path_mtu");
+	jw_int(j, "mtu", p->mtu);
+	jw_int(j, "sizes", RTUNE_PROBE_LADDER);
+	jw_int(j, "arrived", p->res.ladder);
+	if (p->res.ladder)
+		jw_int(j, "largest_message", rtune_probe_ladder_size(p->mtu, p->res.ladder - 1));
+	else
+		jw_null(j, "largest_message");
+	if (p->res.captured && p->res.pkt_max)
+		jw_int(j, "largest_packet", p->res.pkt_max);
+	else
+		jw_null(j, "largest_packet");
+	jw_end_obj(j);
+}
+
+static void json_probe(struct jw *j, const struct probe_report *p, const struct rtune_fp *np)
 {
 	int i;
 
@@ -309,6 +357,8 @@ static void json_probe(struct jw *j, const struct probe_report *p)
 		jw_end_obj(j);
 		jw_str(j, "note", p->res.note[0] ? p->res.note : NULL);
 	}
+	json_path_mtu(j, p);
+	json_cnp_sent(j, p, np);
 	json_cnp(j, p);
 	jw_arr(j, "checks");
 	for (i = 0; i < p->nfind; i++) {
@@ -328,7 +378,7 @@ static void json_probe(struct jw *j, const struct probe_report *p)
 	jw_end_obj(j);
 }
 
-static void text_probe(const struct probe_report *p)
+static void text_probe(const struct probe_report *p, const struct rtune_fp *np)
 {
 	static const char *const ecn[] = { "Not-ECT", "ECT(1)", "ECT(0)", "CE" };
 	int i;
@@ -345,6 +395,24 @@ static void text_probe(const struct probe_report *p)
 		for (i = 0; i < p->res.nctr; i++)
 			printf("  probe: counter %s +%llu\n", p->res.ctr[i].name,
 			       (unsigned long long)p->res.ctr[i].delta);
+	}
+	if (p->ran && p->mtu) {
+		printf("  probe: path MTU: %u of %d sizes up to %u bytes arrived", p->res.ladder,
+		       RTUNE_PROBE_LADDER, p->mtu);
+		if (p->res.ladder)
+			printf(", the largest %u bytes",
+			       rtune_probe_ladder_size(p->mtu, p->res.ladder - 1));
+		if (p->res.captured && p->res.pkt_max)
+			printf("; largest packet %u IP bytes", p->res.pkt_max);
+		printf("\n");
+	}
+	if (p->ran && p->res.captured && p->res.cnps_sent) {
+		printf("  probe: the listener sent %u CNPs", p->res.cnps_sent);
+		for (i = 0; i < p->res.ncnp; i++)
+			printf("%s DSCP %d (priority %d) %s x%u", i ? "," : ":",
+			       p->res.cnp[i].tos >> 2, rtune_probe_prio_of(np, p->res.cnp[i].tos >> 2),
+			       ecn[p->res.cnp[i].tos & 3], p->res.cnp[i].count);
+		printf("\n");
 	}
 	if (p->ran && p->cnp) {
 		const struct rtune_probe_cnp *c = &p->rp;
@@ -389,8 +457,9 @@ static void report(const struct rtune_verify_opts *o, const struct report *r)
 		jw_obj(&j, NULL);
 		jw_int(&j, "json_version", RTUNE_JSON_VERSION);
 		/* 2: "probe" added; 3: "probe.cnp" and the cnp_dscp and
-		 * rate_reaction checks (--probe-cnp) */
-		jw_int(&j, "verify_version", 3);
+		 * rate_reaction checks (--probe-cnp); 4: "probe.path_mtu" and
+		 * the path_mtu check */
+		jw_int(&j, "verify_version", 4);
 		jw_str(&j, "tool", "rocetune");
 		jw_str(&j, "version", RTUNE_VERSION);
 		jw_str(&j, "command", "verify");
@@ -406,7 +475,7 @@ static void report(const struct rtune_verify_opts *o, const struct report *r)
 			jw_end_obj(&j);
 		}
 		jw_end_arr(&j);
-		json_probe(&j, &v_probe);
+		json_probe(&j, &v_probe, !strcmp(r->role, "peer") ? &v_remote : &v_local);
 		jw_str(&j, "result", r->result);
 		jw_str(&j, "reason", r->why[0] ? r->why : NULL);
 		jw_int(&j, "exit_code", r->code);
@@ -429,7 +498,7 @@ static void report(const struct rtune_verify_opts *o, const struct report *r)
 		printf("  differs: %s: local %s; remote %s\n", v_delta[i].key,
 		       v_delta[i].a ? v_delta[i].a : "(absent)",
 		       v_delta[i].b ? v_delta[i].b : "(absent)");
-	text_probe(&v_probe);
+	text_probe(&v_probe, !strcmp(r->role, "peer") ? &v_remote : &v_local);
 	if (!strcmp(r->result, "pass"))
 		printf("verify: PASS: %d settings agree%s\n", v_local.n,
 		       v_probe.requested ? ", the probe flow passed" : "");
@@ -473,6 +542,13 @@ static void probe_verdict(struct report *r, bool local_err)
 						  !strcmp(r->role, "peer") ? r->local : r->remote,
 						  !strcmp(r->role, "peer") ? &v_local : &v_remote,
 						  v_probe.find, &failed);
+	if (v_probe.ran)
+		v_probe.nfind = rtune_probe_check_mtu(&v_probe.res, v_probe.mtu,
+						      !strcmp(r->role, "peer") ? r->remote : r->local,
+						      !strcmp(r->role, "peer") ? &v_remote : &v_local,
+						      !strcmp(r->role, "peer") ? r->local : r->remote,
+						      !strcmp(r->role, "peer") ? &v_local : &v_remote,
+						      v_probe.find, v_probe.nfind, &failed);
 	if (v_probe.ran && v_probe.cnp)
 		/* the peer's view only: the listener never sees the CNPs */
 		v_probe.nfind = rtune_probe_check_cnp(&v_probe.res, &v_probe.rp, r->remote,
@@ -500,7 +576,7 @@ static void probe_peer(const struct rtune_verify_opts *o, struct rtune_vw *w, st
 		o->probe_count ? o->probe_count : o->probe_cnp ? RTUNE_VERIFY_CNP_COUNT :
 		RTUNE_VERIFY_PROBE_COUNT,
 		o->probe_size ? o->probe_size : o->probe_cnp ? RTUNE_VERIFY_CNP_SIZE :
-		RTUNE_VERIFY_PROBE_SIZE };
+		RTUNE_VERIFY_PROBE_SIZE, 0 };
 	struct rtune_probe_rp rp = { v_netdev, v_ibdev, v_port, &v_probe.rp };
 	const char *tos_s = rtune_fp_get(&v_local, "rdma_cm.tos");
 	uint8_t buf[RTUNE_PROBE_REQ_LEN], *p;
@@ -512,8 +588,11 @@ static void probe_peer(const struct rtune_verify_opts *o, struct rtune_vw *w, st
 
 	v_probe.requested = true;
 	v_probe.cnp = o->probe_cnp;
+	/* full-size messages of the RoCE MTU both hosts have */
+	req.mtu = rtune_probe_mtu_of(&v_local, &v_remote);
 	v_probe.count = req.count;
 	v_probe.size = (uint16_t)req.size;
+	v_probe.mtu = req.mtu;
 	/* the settings exchange had its time; the probe has its own */
 	s->deadline_ms = now_ms() + 2LL * o->timeout_ms + 1000;
 	rtune_probe_enc_req(&req, buf);
@@ -540,6 +619,10 @@ static void probe_peer(const struct rtune_verify_opts *o, struct rtune_vw *w, st
 		/* tell the listener to stop waiting; its result still follows */
 		rtune_vw_send_error(w, "probe: the peer gave up");
 	}
+	/* the listener's flow is bounded by its --timeout from PROBE_PORT on;
+	 * its teardown and result may come after ours timed out: as much again */
+	if (s->deadline_ms < now_ms() + o->timeout_ms + 1000)
+		s->deadline_ms = now_ms() + o->timeout_ms + 1000;
 	err = rtune_vw_recv(w, RTUNE_VW_PROBE_RESULT, &p, &n);
 	if (err) {
 		if (!v_probe.error[0])
@@ -587,6 +670,7 @@ static void probe_listener(const struct rtune_verify_opts *o, struct rtune_vw *w
 	free(p);
 	v_probe.count = req.count;
 	v_probe.size = (uint16_t)req.size;
+	v_probe.mtu = req.mtu;
 	if (getsockname(s->fd, (struct sockaddr *)&sa, &salen)) {
 		snprintf(v_probe.error, sizeof(v_probe.error), "getsockname: %s", strerror(errno));
 		rtune_vw_send_error(w, "probe: the listener cannot set up");
@@ -616,6 +700,8 @@ static void probe_listener(const struct rtune_verify_opts *o, struct rtune_vw *w
 	rtune_probe_serve(srv, &req, s->fd, o->timeout_ms, &v_probe.res);
 	rtune_probe_close(srv);
 	v_probe.ran = true;
+	/* the result is due now, however long the flow's teardown took */
+	s->deadline_ms = now_ms() + o->timeout_ms;
 	len = rtune_probe_enc_result(&v_probe.res, out, sizeof(out));
 	if (len < 0 || rtune_vw_send(w, RTUNE_VW_PROBE_RESULT, out, (size_t)len))
 		snprintf(v_probe.error, sizeof(v_probe.error), "probe: cannot send the result");

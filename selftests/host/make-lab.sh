@@ -27,9 +27,24 @@ git -C "$REPO" rev-parse --verify -q HEAD >/dev/null || tap_skip_all "$REPO is n
 [ -x "$TOP/selftests/lab/lab-run" ] || tap_skip_all "lab harness not available"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-make-lab.XXXXXX")
-trap 'rm -rf "$T"' EXIT
 C=$T/rocetune
 LOG=$T/make-lab.log
+# The clone goes when the test ends; what explains a failed demo (make
+# lab's log, the demo's log, each guest's TAP and console) is kept in
+# KEEP, replaced by each run.
+KEEP=$TOP/build/tests/make-lab
+keep_logs() {
+	rm -rf "$KEEP" && mkdir -p "$KEEP" || return
+	cp "$LOG" "$C/build/lab/demo.log" "$KEEP/" 2>/dev/null
+	for h in "$C"/build/lab/demo/share/host*; do
+		[ -d "$h" ] || continue
+		mkdir -p "$KEEP/$(basename "$h")"
+		cp -r "$h/." "$KEEP/$(basename "$h")/" 2>/dev/null
+	done
+	cp "$C"/build/lab/demo/*.console "$KEEP/" 2>/dev/null
+	true
+}
+trap 'keep_logs; rm -rf "$T"' EXIT
 
 tap_plan 13
 head=$(git -C "$REPO" rev-parse HEAD)

@@ -275,28 +275,39 @@ static void json_cnp(struct jw *j, const struct probe_report *p)
 	jw_end_obj(j);
 }
 
+/*
+ * "observed": packets counted per ToS, as DSCP and ECN; with @np, also the
+ * priority @np's DSCP map gives each DSCP.
+ */
+static void json_observed(struct jw *j, const struct rtune_probe_code *c, int n,
+			  const struct rtune_fp *np)
+{
+	int i;
+
+	jw_arr(j, "observed");
+	for (i = 0; i < n; i++) {
+		jw_obj(j, NULL);
+		jw_int(j, "dscp", c[i].tos >> 2);
+		jw_int(j, "ecn", c[i].tos & 3);
+		if (np)
+			jw_int(j, "prio", rtune_probe_prio_of(np, c[i].tos >> 2));
+		jw_int(j, "packets", c[i].count);
+		jw_end_obj(j);
+	}
+	jw_end_arr(j);
+}
+
 /* The CNPs the listener sent to the peer's QP (its own report), where it
  * watched its netdev, else null. */
 static void json_cnp_sent(struct jw *j, const struct probe_report *p, const struct rtune_fp *np)
 {
-	int i;
-
 	if (!p->ran || !p->res.captured) {
 		jw_null(j, "cnp_sent");
 		return;
 	}
 	jw_obj(j, "cnp_sent");
 	jw_int(j, "cnps", p->res.cnps_sent);
-	jw_arr(j, "observed");
-	for (i = 0; i < p->res.ncnp; i++) {
-		jw_obj(j, NULL);
-		jw_int(j, "dscp", p->res.cnp[i].tos >> 2);
-		jw_int(j, "ecn", p->res.cnp[i].tos & 3);
-		jw_int(j, "prio", rtune_probe_prio_of(np, p->res.cnp[i].tos >> 2));
-		jw_int(j, "packets", p->res.cnp[i].count);
-		jw_end_obj(j);
-	}
-	jw_end_arr(j);
+	json_observed(j, p->res.cnp, p->res.ncnp, np);
 	jw_end_obj(j);
 }
 
@@ -342,15 +353,7 @@ static void json_probe(struct jw *j, const struct probe_report *p, const struct 
 		jw_int(j, "qpn", p->res.qpn);
 		jw_bool(j, "captured", p->res.captured);
 		jw_int(j, "packets", p->res.packets);
-		jw_arr(j, "observed");
-		for (i = 0; i < p->res.ncodes; i++) {
-			jw_obj(j, NULL);
-			jw_int(j, "dscp", p->res.code[i].tos >> 2);
-			jw_int(j, "ecn", p->res.code[i].tos & 3);
-			jw_int(j, "packets", p->res.code[i].count);
-			jw_end_obj(j);
-		}
-		jw_end_arr(j);
+		json_observed(j, p->res.code, p->res.ncodes, NULL);
 		jw_obj(j, "counters");
 		for (i = 0; i < p->res.nctr; i++)
 			jw_int(j, p->res.ctr[i].name, (long long)p->res.ctr[i].delta);

@@ -444,6 +444,8 @@ void rtune_dp_detach(struct rtune_dev *dev)
 
 	if (!dp)
 		return;
+	/* Before the hooks stop pacing: no QP's packets overtake its own. */
+	rtune_pacing_drain(dp);
 	mutex_lock(&rtune_dp_mutex);
 	list_del_rcu(&dp->list);
 	dev->dp = NULL;

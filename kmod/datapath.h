@@ -156,6 +156,8 @@ struct rtune_dp {
 	int ifindex;
 	struct rtune_dp_params __rcu *params;
 	bool pacing_active;		/* READ/WRITE_ONCE */
+	/* rtune_pacing_drain() runs: the clocks hold (READ/WRITE_ONCE). */
+	bool pacing_draining;
 	bool pacing_reported;		/* worker only */
 	/*
 	 * The entries of this dp: RCU readers; membership and the counts
@@ -217,5 +219,6 @@ int rtune_cnp_send(struct rtune_dp *dp, const struct rtune_dp_params *p, bool v6
 bool rtune_pacing_check(struct rtune_dp *dp, char *id, size_t idlen, bool update);
 unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 			     unsigned int l4off);
+void rtune_pacing_drain(struct rtune_dp *dp);
 
 #endif /* _ROCETUNE_DATAPATH_H */

@@ -17,6 +17,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/module.h>
@@ -187,6 +188,9 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	if (qp->rate_cap_kbps && qp->rate_cap_kbps < rate)
 		rate = qp->rate_cap_kbps;
 	limited = rate && (rate < p->dc.max_rate_kbps || p->pace_at_max);
+	/* rtune_pacing_drain(): keep the order, but add no delay. */
+	if (READ_ONCE(dp->pacing_draining))
+		limited = false;
 	if (READ_ONCE(dp->pacing_active)) {
 		t = max(qp->next_tx_ns, now);
 		/*
@@ -222,4 +226,44 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 				    dev_name(&dp->dev->ibdev->dev), qp->qpn);
 	}
 	return NF_ACCEPT;
+}
+
+/*
+ * Before the datapath of @dp goes (device removal, rmmod): let every
+ * packet already given a departure time leave first. The packets rxe
+ * sends once the hooks no longer see @dp carry no departure time, and fq
+ * would send them ahead of those it still holds for the same QP: rxe's
+ * responder then sees the QP's packets out of order, NAKs them, and
+ * retries that have ended in fatal errors (Failed status 9,
+ * IB_WC_REM_INV_REQ_ERR, in selftests/dcqcn/rmmod-traffic.sh). From here
+ * on no clock advances, so the wait ends at the latest clock, at most
+ * RTUNE_PACE_MAX_AHEAD_NS away. Process context; sleeps.
+ */
+void rtune_pacing_drain(struct rtune_dp *dp)
+{
+	u64 last = 0, now, wait_ms;
+	struct rtune_qp *qp;
+	u32 nahead = 0;
+
+	WRITE_ONCE(dp->pacing_draining, true);
+	/* Every transmit hook that starts after this sees the flag. */
+	synchronize_net();
+	now = ktime_get_ns();
+	rcu_read_lock();
+	rtune_dp_for_each_qp_rcu(dp, qp) {
+		spin_lock_bh(&qp->lock);
+		if (qp->next_tx_ns > now) {
+			last = max(last, qp->next_tx_ns);
+			nahead++;
+		}
+		spin_unlock_bh(&qp->lock);
+	}
+	rcu_read_unlock();
+	if (!nahead)
+		return;
+	wait_ms = DIV_ROUND_UP_ULL(min_t(u64, last - now, RTUNE_PACE_MAX_AHEAD_NS),
+				   NSEC_PER_MSEC);
+	pr_info("%s: waiting %llu ms for the paced packets of %u QP%s to leave\n",
+		dev_name(&dp->dev->ibdev->dev), wait_ms, nahead, nahead == 1 ? "" : "s");
+	msleep(wait_ms);
 }

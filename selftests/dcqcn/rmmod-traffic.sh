@@ -12,6 +12,14 @@
 #   must pick up the running QPs), then the rxe device is deleted after the
 #   transfer: every rocetune object is freed (debugfs rocetune/objects back
 #   to zero) before rmmod, and the kernel log has no warnings.
+# Round 3 (order): no bottleneck, every QP paced at 2 Mb/s, so that each
+#   one's pacing clock runs a few hundred ms ahead with its packets held
+#   in fq. host2 (the sender) rmmods: the packets rxe sends after the
+#   hooks are gone carry no departure time, and must not overtake the
+#   ones fq still holds (rxe's responder would see them out of order:
+#   its out_of_seq_request counter, read on host1, stays put).
+#   Before the fix, those overtakes broke round 1 now and then
+#   (Failed status 9 at the client).
 #
 # Run on the host:   selftests/dcqcn/rmmod-traffic.sh [lab-run options]
 
@@ -55,9 +63,10 @@ lab_barrier up 120 || tap_bail "peer not up"
 # Each round has its own port: a round-1 server hung in its final
 # handshake may still hold the previous one.
 start() {
+	local secs=${2:-$SECS}
 	PORT=$((PORT + 1))
-	lab_perf_start --port "$PORT" --timeout $((SECS + 40)) --grace 30 --tolerate-close \
-		"$1" -- ib_write_bw -d rxe0 -x "$gid" -s 65536 -q 4 -D "$SECS" -F --tclass=2 -u 18
+	lab_perf_start --port "$PORT" --timeout $((secs + 40)) --grace 30 --tolerate-close \
+		"$1" -- ib_write_bw -d rxe0 -x "$gid" -s 65536 -q 4 -D "$secs" -F --tclass=2 -u 18
 }
 # finish NAME: wait for the transfer; the client's verdict on both hosts.
 # Completed = the client printed its result: after a collapse perftest can
@@ -109,6 +118,48 @@ finish r2
 prc=$?
 tap_eq "round 2 transfer completed" 0 "$prc"
 lab_barrier r2-done 200 || tap_bail "peer lost in round 2"
+
+# Round 3: the order of a paced QP's packets across the rmmod.
+ORDER_KBPS=2000
+oos() { cat /sys/class/infiniband/rxe0/ports/1/hw_counters/out_of_seq_request; }
+dups() { cat /sys/class/infiniband/rxe0/ports/1/hw_counters/duplicate_request; }
+# the rate cap: the lab preset's maximum rate (pace_at_max) lowered
+cap() { printf %s "$1" >"$P/cc/staged/rp_max_rate_kbps" && printf 1 >"$P/cc/commit"; }
+paced() { col paced_pkts; }
+if ((LAB_HOST == 1)); then
+	tap_ok "order: bottleneck removed" tc qdisc del dev eth0 ingress
+else
+	tap_ok "order: fq holds each flow to the cap" \
+		tc qdisc replace dev eth0 root fq maxrate ${ORDER_KBPS}kbit
+fi
+tap_ok "order: every QP paced at $ORDER_KBPS kb/s" cap "$ORDER_KBPS"
+lab_barrier r3-setup 120 || tap_bail "peer lost before round 3"
+start r3 12
+if ((LAB_HOST == 2)); then
+	p0=$(paced)
+	for _ in $(seq 100); do (( $(paced) > p0 + 200 )) && break; sleep 0.2; done
+	tap_diag "order: paced packets before the rmmod: $(( $(paced) - p0 ))"
+	tap_eq "order: the QPs are paced before the rmmod" 1 "$(( $(paced) > p0 + 200 ))"
+	lab_barrier r3-rmmod 60 || tap_bail "peer lost in round 3"
+	tap_ok "order: rmmod while the QPs' packets wait in fq" unload
+	tap_diag "order: $(dmesg | grep -o 'waiting [0-9]* ms for the paced packets.*' | tail -n 1)"
+else
+	lab_barrier r3-rmmod 60 || tap_bail "peer lost in round 3"
+	o1=$(oos) d1=$(dups)
+fi
+
+finish r3
+prc=$?
+tap_eq "order: round 3 transfer completed" 0 "$prc"
+if ((LAB_HOST == 1)); then
+	o2=$(oos)
+	tap_diag "order: out_of_seq_request $o1 at the sender's rmmod, $o2 after the transfer;" \
+		"duplicate_request $d1, $(dups)"
+	tap_eq "order: no packet out of order after the sender's rmmod" 0 "$((o2 - o1))"
+else
+	tap_ok "order: insmod again, lab preset" load
+fi
+lab_barrier r3-done 200 || tap_bail "peer lost in round 3"
 tap_ok "rdma link delete rxe0" rdma link delete rxe0
 tap_ok "objects back to zero after device deletion" rtune_objects_zero
 tap_ok "rmmod rocetune" rtune_unload

@@ -172,7 +172,7 @@ perf() {
 	SEQ=$((SEQ + 1))
 	tmo=$((ITERS / 50 + BW_SECS + 120))
 	if [[ $MODE == lab ]]; then
-		lab_perf_run --port "$port" --timeout "$tmo" "$name" -- "$@" -F
+		lab_perf_run --calibrated --port "$port" --timeout "$tmo" "$name" -- "$@" -F
 		return
 	fi
 	if [[ $ROLE == server ]]; then

@@ -251,7 +251,15 @@ def parse_perftest(name, data, kind, size):
     lines = _read_lines(name, data if data.endswith(b'\n') or not data else data + b'\n')
     header = None
     found = None
+    uncal = None
     for n, text in lines:
+        # perftest could not calibrate its cycle counter against the
+        # clock (seen in TCG guests). It tries more than once: a run
+        # whose last try failed prints 0.00 MB/s, or inf and -nan
+        # latencies; one whose figures are whole got a calibration.
+        if text.startswith('Correlation coefficient r^2'):
+            uncal = (n, text.strip())
+            continue
         if kind == 'lat' and 't_typical' in text:
             if '99.9% percentile' not in text:
                 raise InputError(['%s:%d: no percentiles in this perftest header '
@@ -285,6 +293,10 @@ def parse_perftest(name, data, kind, size):
     # Each figure is printed %-7.2f; wide ones can run into the next
     # (rxe's "2465.901216.65"), so take the figures by their two decimals.
     rest = text.split(None, 2)[2] if len(tok) > 2 else ''
+    if uncal and (re.search(r'\b(-?inf|-?nan)\b', rest) or
+                  (kind == 'bw' and len(rest.split()) == 3 and rest.split()[1] == '0.00')):
+        raise InputError(['%s:%d: perftest could not calibrate its clock (line %d: %s): '
+                          'its figures are not measurements' % (name, n, uncal[0], uncal[1])])
     figs = FLOAT2.findall(rest)
     if kind == 'lat':
         if len(figs) != 7 or FLOAT2.sub('', rest).strip():

@@ -116,6 +116,13 @@ tap_ok "parse: no header at all refused" badlog lat 8 lat-noheader.log "no perft
 tap_ok "parse: a header without percentiles refused" badlog lat 8 lat-nopct.log ":10: no percentiles"
 tap_ok "parse: two result lines refused" badlog lat 8 lat-two-results.log ":13: a second result line"
 tap_ok "parse: a result for another size refused" badlog lat 256 lat-8.log ":11: result for 8 bytes, expected 256"
+tap_ok "parse: bandwidth of a perftest that could not calibrate its clock refused" \
+	badlog bw 65536 bw-uncalibrated.log ":8: perftest could not calibrate its clock"
+tap_ok "parse: latency of a perftest that could not calibrate its clock (inf) refused" \
+	badlog lat 8 lat-uncalibrated.log ":13: perftest could not calibrate its clock"
+tap_eq "parse: a perftest that calibrated on its second try has figures" \
+	"value lat.write.8.min 400.12 us src=r" \
+	"$(tool parse lat write 8 r "$P/lat-calibrated-late.log" | grep 'min ')"
 t_usage() {
 	local a rc
 	for a in "" bogus "compare x" "parse lat write 0 r x" "parse lat read 8 r x" "capture x y"; do

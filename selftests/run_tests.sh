@@ -14,6 +14,12 @@
 # Assumes a built tree (make all SANITIZE=1); `make check` does both.
 # Programs run side by side on the machine's cores (RTUNE_TEST_JOBS, see
 # "running them, in lanes" below).
+#
+# RTUNE_TEST_LIST=FILE runs the programs FILE names instead of the
+# registered ones: one host program per line, run as a host test ('#'
+# comments and blank lines skipped). host/run-tests-lanes.sh tests the
+# scheduler with it on stand-in programs. RTUNE_TEST_OUT=DIR puts the
+# programs' output in DIR instead of build/tests.
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,25 +33,33 @@ OUT=${RTUNE_TEST_OUT:-$TOP/build/tests}
 # (it branches on LAB_HOST). kmod's run first: if the module's own basics
 # fail, the other suites' failures mean little.
 LAB_SUITES=()
-SUITE_FILES=(selftests/kmod/lab-suites)
-for f in selftests/*/lab-suites; do
-	[ "$f" = "${SUITE_FILES[0]}" ] || SUITE_FILES+=("$f")
-done
-for f in "${SUITE_FILES[@]}"; do
-	[ -f "$f" ] || continue
+HOST_TESTS=()
+if [ -n "${RTUNE_TEST_LIST:-}" ]; then
+	[ -r "$RTUNE_TEST_LIST" ] || { echo "run_tests: RTUNE_TEST_LIST: cannot read $RTUNE_TEST_LIST" >&2; exit 2; }
 	while read -r line; do
 		case $line in ''|'#'*) continue;; esac
-		LAB_SUITES+=("$line")
-	done <"$f"
-done
+		HOST_TESTS+=("$line")
+	done <"$RTUNE_TEST_LIST"
+else
+	SUITE_FILES=(selftests/kmod/lab-suites)
+	for f in selftests/*/lab-suites; do
+		[ "$f" = "${SUITE_FILES[0]}" ] || SUITE_FILES+=("$f")
+	done
+	for f in "${SUITE_FILES[@]}"; do
+		[ -f "$f" ] || continue
+		while read -r line; do
+			case $line in ''|'#'*) continue;; esac
+			LAB_SUITES+=("$line")
+		done <"$f"
+	done
 
-HOST_TESTS=()
-for f in selftests/unit/test_*; do
-	[ -x "$f" ] && [ ! -d "$f" ] && case $f in *.c|*.o|*.d) ;; *) HOST_TESTS+=("$f");; esac
-done
-for f in selftests/host/*.sh; do
-	[ -x "$f" ] && HOST_TESTS+=("$f")
-done
+	for f in selftests/unit/test_*; do
+		[ -x "$f" ] && [ ! -d "$f" ] && case $f in *.c|*.o|*.d) ;; *) HOST_TESTS+=("$f");; esac
+	done
+	for f in selftests/host/*.sh; do
+		[ -x "$f" ] && HOST_TESTS+=("$f")
+	done
+fi
 
 selected() {
 	local p
@@ -115,7 +129,8 @@ account() {
 # (default: the machine's cores, at most 8). A lab suite needs one core per
 # guest (each guest is one TCG vCPU); a host test needs one unless its
 # header says otherwise with a "# cores: N" line (it builds in parallel or
-# boots two guests). A program that needs more than there is runs alone.
+# boots two guests; 0 counts as 1). A program that needs more than there
+# is runs alone.
 # Results are reported as programs end, so the order may differ from the
 # list; RTUNE_TEST_JOBS=1 runs them one after the other, in list order.
 JOBS=${RTUNE_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
@@ -134,6 +149,7 @@ for s in "${LAB_SUITES[@]}"; do
 	J_KIND+=(lab) J_SPEC+=("$s") J_CORES+=("$hosts")
 done
 for i in "${!J_CORES[@]}"; do
+	((J_CORES[i] < 1)) && J_CORES[i]=1
 	((J_CORES[i] > JOBS)) && J_CORES[i]=$JOBS
 done
 

@@ -14,7 +14,8 @@
 # environment (/run/lab) can be seen. Its TAP is checked: the plan covers
 # the list, the suites that apply to a node (kmod) pass with their own
 # plans complete, kmod:devices.sh checked the node's device, every other one is a SKIP with its reason
-# (baseline:ib-vs-roce.sh's: no BASELINE_PEER given),
+# (baseline:ib-vs-roce.sh's: no BASELINE_PEER given; kmod:init-fail.sh
+# passes when the module is a test build, else skips saying it is not),
 # the totals and the exit status agree.
 
 set -u
@@ -42,8 +43,20 @@ DCBSIM_ONLY="dcbsim:lifecycle.sh dcbsim:dcb.sh dcbsim:fault.sh dcbsim:counters.s
 HWSIM_ONLY="hwsim:mlx5.sh hwsim:bnxt_re.sh hwsim:mlx5_ofed.sh hwsim:irdma.sh hwsim:bnxt_re_oot.sh"
 # Needs a peer node (or the lab's two guests); skips naming BASELINE_PEER.
 PEER_ONLY="baseline:ib-vs-roce.sh"
+# Need the test build's fault knobs (make SANITIZE=1, as make check builds):
+# they must pass when the installed module is one, else skip saying it is
+# not a test build. Neither way is a skip counted as a pass.
+TEST_BUILD="kmod:init-fail.sh"
+if modinfo -p "$KO" 2>/dev/null | grep -q '^fail_init_ms:'; then
+	KO_KIND="a test build"
+	MUST_PASS="$MUST_PASS $TEST_BUILD"
+	TEST_BUILD_ONLY=
+else
+	KO_KIND="not a test build"
+	TEST_BUILD_ONLY=$TEST_BUILD
+fi
 
-tap_plan 15
+tap_plan 16
 
 t_node() {
 	install -D -m 644 "$KO" "/lib/modules/$K/updates/rocetune.ko" &&
@@ -136,6 +149,14 @@ tap_ok "dcbsim suites skip, saying they need the test device" skipped rocetune_d
 tap_ok "hwsim suites skip, saying they need the test module" skipped rocetune_hwsim $HWSIM_ONLY
 # shellcheck disable=SC2086
 tap_ok "peer suites skip, saying they need BASELINE_PEER" skipped BASELINE_PEER $PEER_ONLY
+if [ -n "$TEST_BUILD_ONLY" ]; then
+	# shellcheck disable=SC2086
+	tap_ok "test-build suites skip, saying the module is not a test build" \
+		skipped 'not a test build' $TEST_BUILD_ONLY
+else
+	tap_skip "test-build suites skip on a module that is not one" \
+		"$KO is $KO_KIND: $TEST_BUILD must pass (above)"
+fi
 
 t_node_device() {
 	nested kmod:devices.sh | grep -Eq '^ok [0-9]+ rxe0/1: rocetune show' &&
@@ -146,7 +167,7 @@ tap_ok "kmod:devices.sh checked the node's own device, rxe0" t_node_device
 t_all_known() {
 	local e
 	for e in "${LIST[@]}"; do
-		[[ " $MUST_PASS $LAB_ONLY $DCBSIM_ONLY $HWSIM_ONLY $PEER_ONLY " == *[[:space:]]"${e}"[[:space:]]* ]] ||
+		[[ " $MUST_PASS $LAB_ONLY $DCBSIM_ONLY $HWSIM_ONLY $PEER_ONLY $TEST_BUILD " == *[[:space:]]"${e}"[[:space:]]* ]] ||
 			{ echo "$e: new suite, add it to this test's lists"; return 1; }
 	done
 }

@@ -61,6 +61,11 @@ static struct nl_msg *port_reply(uint32_t ifindex, int caps)
 	nla_put_u32(m, DEVLINK_ATTR_PORT_INDEX, 2);
 	nla_put_u32(m, DEVLINK_ATTR_PORT_NETDEV_IFINDEX, ifindex);
 	if (caps >= 0) {
+		/* an mlx5 PF's uplink: flavour physical, its port number */
+		nla_put_u16(m, DEVLINK_ATTR_PORT_FLAVOUR, DEVLINK_PORT_FLAVOUR_PHYSICAL);
+		nla_put_u32(m, DEVLINK_ATTR_PORT_NUMBER, 1);
+	}
+	if (caps >= 0) {
 		struct nla_bitfield32 bf = { .value = (uint32_t)caps, .selector = RTUNE_DL_PORT_FN_CAP_ROCE };
 		struct nlattr *fn = nla_nest_start(m, DEVLINK_ATTR_PORT_FUNCTION);
 
@@ -78,13 +83,14 @@ static void test_parse_port(void)
 	memset(&d, 0, sizeof(d));
 	tap_check(devlink_parse_port(nlmsg_hdr(m), 7, &d) == 1 && d.ok && d.port == 2 &&
 		  !strcmp(d.bus, "platform") && !strcmp(d.dev, "rocetune_dcbsim") &&
-		  d.has_fn_roce && d.fn_roce, "port of ifindex 7: handle, index, roce cap on");
+		  d.has_fn_roce && d.fn_roce && d.phys_port == 1,
+		  "port of ifindex 7: handle, index, physical port number, roce cap on");
 	tap_check(devlink_parse_port(nlmsg_hdr(m), 8, &d) == 0, "another ifindex does not match");
 	nlmsg_free(m);
 	m = port_reply(7, -1);
 	memset(&d, 0, sizeof(d));
-	tap_check(devlink_parse_port(nlmsg_hdr(m), 7, &d) == 1 && !d.has_fn_roce,
-		  "no port function (Linux 6.1): no roce cap");
+	tap_check(devlink_parse_port(nlmsg_hdr(m), 7, &d) == 1 && !d.has_fn_roce && d.phys_port == -2,
+		  "no port function (Linux 6.1): no roce cap; no flavour: no physical port");
 	nlmsg_free(m);
 	m = port_reply(7, 0);
 	nlmsg_hdr(m)->nlmsg_len -= 4;	/* cut into the bitfield */

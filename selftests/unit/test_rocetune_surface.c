@@ -182,6 +182,8 @@ static int mstcfg_tests(struct rtune_link *v)
 		{ "bad-no-section.txt", "no \"Configurations:\" section" },
 		{ "bad-two-devices.txt", "line 4: a second Configurations section" },
 		{ "error-open.txt", "mstconfig: -E- Failed to open the device" },
+		{ "tlv-failed.txt",
+		  "mstconfig: -E- Failed to query some of the TLVs: Failed to query the next values of the following TLVs: nv_roce_cc_ecn" },
 	};
 	static struct rtune_host h;
 	struct rtune_nvcc nv;
@@ -206,6 +208,16 @@ static int mstcfg_tests(struct rtune_link *v)
 	     nv.valid == (1u << RTUNE_NV_COUNT) - 1;
 	checks += tap_check(ok, "--enable_verbosity: the Next Boot column of three, '*' lines too (%s)",
 			    err);
+	ok = parse_sample("cx6dx-query-4.36.txt", 2, &nv, err, sizeof(err)) == 0 &&
+	     nv.valid == (1u << RTUNE_NV_COUNT) - 1 && nv.v[RTUNE_NV_CNP_DSCP] == 26 &&
+	     nv.v[RTUNE_NV_ALGORITHM] == 0 && nv.v[RTUNE_NV_PRIO_MASK] == 8;
+	checks += tap_check(ok, "mstflint 4.26+ layout: 48-wide names, 33-wide values, RO marks (%s)",
+			    err);
+	ok = parse_sample("cx6dx-query.txt", RTUNE_NV_MAX_PORT, &nv, err, sizeof(err)) == 0 &&
+	     !nv.valid && !nv.na &&
+	     parse_sample("cx6dx-query.txt", RTUNE_NV_MAX_PORT + 1, &nv, err, sizeof(err)) == -EINVAL &&
+	     strstr(err, "NVconfig names ports 1 to 8");
+	checks += tap_check(ok, "ports 1 to 8 (mstflint's most), port 9 refused (%s)", err);
 	ok = parse_sample("na.txt", 1, &nv, err, sizeof(err)) == 0 &&
 	     nv.na == 1u << RTUNE_NV_PRIO_MASK && nv.valid == 1u << RTUNE_NV_CNP_DSCP &&
 	     nv.v[RTUNE_NV_CNP_DSCP] == 0x30;
@@ -253,7 +265,7 @@ static int mstcfg_tests(struct rtune_link *v)
 	if (!ok)
 		tap_diag("%s", buf);
 	show_cc(&h.dev[0], true, buf, sizeof(buf));
-	ok = strstr(buf, "\"persistent\":{\"source\":\"mstconfig\",\"pci\":\"0000:fe:00.0\",\"error\":null,\"port\":1,\"differs\":[{\"file\":\"np_cnp_dscp\",\"live\":46,\"nvconfig\":\"CNP_DSCP_P1\",\"next_boot\":48}],\"next_boot_only\":{\"ROCE_CC_PRIO_MASK_P1\":255,\"ROCE_CC_ALGORITHM_P1\":0}}") != NULL;
+	ok = strstr(buf, "\"persistent\":{\"source\":\"mstconfig\",\"pci\":\"0000:fe:00.0\",\"error\":null,\"port\":1,\"port_from\":\"pci-function\",\"differs\":[{\"file\":\"np_cnp_dscp\",\"live\":46,\"nvconfig\":\"CNP_DSCP_P1\",\"next_boot\":48}],\"next_boot_only\":{\"ROCE_CC_PRIO_MASK_P1\":255,\"ROCE_CC_ALGORITHM_P1\":0}}") != NULL;
 	checks += tap_check(ok, "show --json: persistent.differs and next_boot_only");
 	if (!ok)
 		tap_diag("%s", buf);
@@ -297,16 +309,16 @@ static int mstcfg_tests(struct rtune_link *v)
 
 	/* mstconfig fails, or is not there: said, never an error */
 	setenv("MSTCONFIG_SAMPLE", "data/mstconfig/error-open.txt", 1);
-	setenv("MSTCONFIG_EXIT", "2", 1);
+	setenv("MSTCONFIG_EXIT", "3", 1);	/* MLX_CFG_ERROR */
 	rtune_mstcfg_read_host(&h);
 	show_cc(&h.dev[0], false, buf, sizeof(buf));
 	ok = h.dev[0].hw.nv.state == -EIO &&
-	     strstr(buf, "persistent (next boot): not read: mstconfig -d 0000:fe:00.0 query failed (exit 2): -E- Failed to open the device; whether the live values survive a reboot is unknown") != NULL &&
+	     strstr(buf, "persistent (next boot): not read: mstconfig -d 0000:fe:00.0 query failed (exit 3): -E- Failed to open the device; whether the live values survive a reboot is unknown") != NULL &&
 	     strstr(buf, "cc (mlx5-debugfs)") != NULL;
 	unsetenv("MSTCONFIG_EXIT");
 	plan_for("[match]\nrdma_device = rxe0\n[cc]\nnp_cnp_dscp = 26\n", &h.dev[0], &pl);
 	rtune_mstcfg_plan_notes(&h, &pl);
-	ok &= note(&pl, "cc-persistent-unknown", "the [cc] change is live only, and the next-boot values could not be read: mstconfig -d 0000:fe:00.0 query failed (exit 2)") &&
+	ok &= note(&pl, "cc-persistent-unknown", "the [cc] change is live only, and the next-boot values could not be read: mstconfig -d 0000:fe:00.0 query failed (exit 3)") &&
 	      !pl.nerr;
 	plan_free(&pl);
 	checks += tap_check(ok, "mstconfig's -E- line is shown, and diff warns that the change is live only");
@@ -319,10 +331,25 @@ static int mstcfg_tests(struct rtune_link *v)
 	ok = h.dev[0].hw.nv.state == 1 && h.dev[0].hw.nv.port == 2 &&
 	     h.dev[0].hw.nv.cc.v[RTUNE_NV_CNP_DSCP] == 26;
 	snprintf(h.dev[0].hw.pci, sizeof(h.dev[0].hw.pci), "0000:fe:00.2");
+	setenv("MSTCONFIG_DEV", "0000:fe:00.2", 1);
 	rtune_mstcfg_read_host(&h);
-	ok &= h.dev[0].hw.nv.state == -EINVAL &&
-	      strstr(h.dev[0].hw.nv.why, "PCI function 2: which port's NVconfig (_P1, _P2) it uses is not known");
-	checks += tap_check(ok, "PCI function 1 reads the _P2 names; function 2 says it cannot tell");
+	ok &= h.dev[0].hw.nv.state == -ENODATA && h.dev[0].hw.nv.port == 3 &&
+	      strstr(h.dev[0].hw.nv.why, "no RoCE congestion-control parameter of port 3");
+	checks += tap_check(ok, "no devlink port: PCI function F reads _P(F+1) (%s)", h.dev[0].hw.nv.why);
+	/* devlink's physical port number wins over the PCI function */
+	h.dev[0].dl.ok = true;
+	h.dev[0].dl.phys_port = 1;
+	rtune_mstcfg_read_host(&h);
+	ok = h.dev[0].hw.nv.state == 1 && h.dev[0].hw.nv.port == 2 &&
+	     !strcmp(h.dev[0].hw.nv.port_from, "devlink") &&
+	     h.dev[0].hw.nv.cc.v[RTUNE_NV_CNP_DSCP] == 26;
+	h.dev[0].dl.phys_port = -1;
+	rtune_mstcfg_read_host(&h);
+	ok &= h.dev[0].hw.nv.state == -EOPNOTSUPP &&
+	      strstr(h.dev[0].hw.nv.why, "is not a physical port's function");
+	h.dev[0].dl.ok = false;
+	setenv("MSTCONFIG_DEV", "0000:fe:00.0", 1);
+	checks += tap_check(ok, "devlink physical port 1 reads _P2 on function .2; a VF's port is refused");
 	setenv("ROCETUNE_TEST_MSTCONFIG", "/nonexistent/mstconfig", 1);
 	snprintf(h.dev[0].hw.pci, sizeof(h.dev[0].hw.pci), "0000:fe:00.0");
 	rtune_mstcfg_read_host(&h);
@@ -359,7 +386,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(65 + 14);
+	tap_plan(65 + 17);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();

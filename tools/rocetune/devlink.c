@@ -51,6 +51,21 @@ int devlink_parse_port(const struct nlmsghdr *h, int ifindex, struct rtune_devli
 		return -EPROTO;
 	if (ifi != (uint32_t)ifindex)
 		return 0;
+	/* the physical port's number: mlx5 gives mlx5_get_dev_index() */
+	d.phys_port = -2;
+	if (tb[DEVLINK_ATTR_PORT_FLAVOUR]) {
+		uint32_t num;
+
+		if (nla_len(tb[DEVLINK_ATTR_PORT_FLAVOUR]) < 2)
+			return -EPROTO;
+		d.phys_port = -1;
+		if (nla_get_u16(tb[DEVLINK_ATTR_PORT_FLAVOUR]) == DEVLINK_PORT_FLAVOUR_PHYSICAL &&
+		    tb[DEVLINK_ATTR_PORT_NUMBER]) {
+			if (rtune_nla_u32(tb[DEVLINK_ATTR_PORT_NUMBER], &num) || num > INT32_MAX)
+				return -EPROTO;
+			d.phys_port = (int)num;
+		}
+	}
 	if (tb[DEVLINK_ATTR_PORT_FUNCTION]) {
 		const struct nlattr *f = tb[DEVLINK_ATTR_PORT_FUNCTION];
 		const struct nla_bitfield32 *caps;

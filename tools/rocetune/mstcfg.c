@@ -202,26 +202,45 @@ static int run(const char *exe, const char *pci, char **out, size_t *n, char *wh
 	return WEXITSTATUS(st);
 }
 
-/* NVconfig's port of PCI function "....:bb:dd.F": F + 1 (two-port NICs). */
-static int nv_port(const char *pci, char *why, size_t wlen)
+/*
+ * NVconfig's port of PCI function @pci. The _Pn names are the firmware's
+ * physical ports (mstflint: the TLV's port field, 1-based). Linux's mlx5
+ * gives a PF's devlink port flavour "physical" with port_number
+ * mlx5_get_dev_index(): the function's native_port_num capability - 1,
+ * or the PCI function number when the firmware reports none
+ * (include/linux/mlx5/driver.h, en/devlink.c, Linux 6.1). So: devlink's
+ * number + 1 (@phys >= 0); a port of another flavour (a VF, an SF; @phys
+ * -1) has no NVconfig of its own; without a devlink port (@phys -2:
+ * older kernels, or none found) the PCI function + 1, the same fallback.
+ */
+static int nv_port(const char *pci, int phys, const char **from, char *why, size_t wlen)
 {
 	const char *dot = strrchr(pci, '.');
 
+	*from = "devlink";
+	if (phys >= 0 && phys < RTUNE_NV_MAX_PORT)
+		return phys + 1;
+	if (phys >= 0) {
+		snprintf(why, wlen, "devlink's physical port %d of %s: mstconfig names ports 1 to %d",
+			 phys, pci, RTUNE_NV_MAX_PORT);
+		return -ERANGE;
+	}
+	if (phys == -1) {
+		snprintf(why, wlen,
+			 "%s is not a physical port's function (devlink flavour): NVconfig is read and set through the PF",
+			 pci);
+		return -EOPNOTSUPP;
+	}
+	*from = "pci-function";
 	if (!dot || dot[1] < '0' || dot[1] > '7' || dot[2]) {
 		snprintf(why, wlen, "%s is not a PCI address", pci);
-		return -EINVAL;
-	}
-	if (dot[1] > '1') {
-		snprintf(why, wlen,
-			 "PCI function %c: which port's NVconfig (_P1, _P2) it uses is not known",
-			 dot[1]);
 		return -EINVAL;
 	}
 	return dot[1] - '0' + 1;
 }
 
-int rtune_mstcfg_query(const char *pci, struct rtune_nvcc *nv, int *port, char *why,
-		       size_t wlen)
+int rtune_mstcfg_query(const char *pci, int phys, struct rtune_nvcc *nv, int *port,
+		       const char **from, char *why, size_t wlen)
 {
 	char exe[300], perr[240];
 	size_t n;
@@ -229,7 +248,7 @@ int rtune_mstcfg_query(const char *pci, struct rtune_nvcc *nv, int *port, char *
 	int rc, err;
 
 	memset(nv, 0, sizeof(*nv));
-	*port = nv_port(pci, why, wlen);
+	*port = nv_port(pci, phys, from, why, wlen);
 	if (*port < 0)
 		return *port;
 	if (find_mstconfig(exe, sizeof(exe))) {
@@ -276,7 +295,8 @@ void rtune_mstcfg_read_host(struct rtune_host *h)
 
 		if (!d->hw.sf || !is_mlx5(d->hw.sf) || !d->cc_ok)
 			continue;
-		err = rtune_mstcfg_query(d->hw.pci, &s->cc, &s->port, s->why, sizeof(s->why));
+		err = rtune_mstcfg_query(d->hw.pci, d->dl.ok ? d->dl.phys_port : -2, &s->cc,
+					 &s->port, &s->port_from, s->why, sizeof(s->why));
 		s->state = err ? err : 1;
 	}
 }
@@ -338,6 +358,7 @@ void rtune_mstcfg_show(struct rtune_pr *pr, const struct rtune_link *v)
 	}
 	pr_null(pr, "error");
 	pr_uint(pr, PR_JSON, "port", NULL, (unsigned int)s->port);
+	pr_str(pr, PR_JSON, "port_from", NULL, s->port_from);
 	if (differ_text(v, v->hw.raw, diff, sizeof(diff)))
 		pr_text(pr, "        live differs from persistent (mstconfig -d %s, next boot): %s; a reboot or firmware reset brings back the next-boot values\n",
 			v->hw.pci, diff);

@@ -24,7 +24,8 @@ struct rtune_plan;
 struct rtune_host;
 
 /* NVconfig parameters (mstflint's mlxconfig_host.db, TLVs nv_roce_cc and
- * nv_roce_cc_ecn), each per port: the name plus "_P1" or "_P2". */
+ * nv_roce_cc_ecn, class Physical_Port), each per physical port: the name
+ * plus "_P1" .. "_P<n>", n the device's port count (at most 8). */
 enum rtune_nv {
 	RTUNE_NV_PRIO_MASK,		/* ROCE_CC_PRIO_MASK */
 	RTUNE_NV_ALGORITHM,		/* ROCE_CC_ALGORITHM: ECN(0), QCN(1) */
@@ -53,6 +54,9 @@ enum rtune_nv {
 
 extern const char *const rtune_nv_names[RTUNE_NV_COUNT];
 
+/* The highest port mstconfig names (mlxcfg_tlv.cpp getMaxPort's default). */
+#define RTUNE_NV_MAX_PORT 8
+
 /* The most output of mstconfig read, and the longest line parsed. */
 #define RTUNE_MSTCFG_MAX_OUT (256 * 1024)
 #define RTUNE_MSTCFG_MAX_LINE 1024
@@ -66,17 +70,21 @@ struct rtune_nvcc {
 
 /*
  * Parse `mstconfig -d DEV query` output (@len bytes, need not end in NUL)
- * for port @port (1 or 2). Returns 0, or -EPROTO (-E2BIG: over
+ * for port @port (1 .. RTUNE_NV_MAX_PORT). Returns 0, or -EPROTO (-E2BIG: over
  * RTUNE_MSTCFG_MAX_OUT) with @err saying what, and where, in one line.
  */
 int rtune_mstcfg_parse(const char *text, size_t len, int port, struct rtune_nvcc *nv,
 		       char *err, size_t elen);
 
 /* Run mstconfig for PCI function @pci (the test build's
- * ROCETUNE_TEST_MSTCONFIG replaces it) and parse its output: 0, or
- * -errno with @why (-ENOENT: mstconfig is not installed). */
-int rtune_mstcfg_query(const char *pci, struct rtune_nvcc *nv, int *port, char *why,
-		       size_t wlen);
+ * ROCETUNE_TEST_MSTCONFIG replaces it) and parse its output for the port
+ * of the function: @phys is the devlink port_number of the function's
+ * physical port, -1 for a devlink port of another flavour, -2 when
+ * devlink has no port for it (then the PCI function number + 1). *@port
+ * and *@from ("devlink", "pci-function") say which. 0, or -errno with
+ * @why (-ENOENT: mstconfig is not installed). */
+int rtune_mstcfg_query(const char *pci, int phys, struct rtune_nvcc *nv, int *port,
+		       const char **from, char *why, size_t wlen);
 
 /* For show and diff: read the persistent values of every mlx5 device of
  * @h that has a readable surface (into dev->hw.nv). */

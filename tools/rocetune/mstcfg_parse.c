@@ -1,23 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The parser of `mstconfig -d DEV query` (mstcfg.h). The output, as
- * mstflint prints it (mlxconfig's query; NVIDIA's MFT documentation,
- * "Examples of mlxconfig Usage"):
+ * The parser of `mstconfig -d DEV query` (mstcfg.h). The layout, as
+ * mstflint's mlxconfig/mlxcfg_ui.cpp prints it (checked in the sources of
+ * v4.21.0-1, Debian 12's mstflint 4.21.0+1-1, and of v4.36.0-1:
+ * MlxCfg::printOpening, printConfHeader, printSingleParam, printValue,
+ * queryDevCfg; mstconfig is that file built with MLXCFG_NAME "mstconfig"):
  *
+ *   (empty line)
  *   Device #1:
  *   ----------
+ *   (empty line)
  *   Device type:    ConnectX6DX
- *   ...
- *   Configurations:                      Next Boot
- *            ROCE_CC_PRIO_MASK_P1        255
- *            ROCE_CC_ALGORITHM_P1        ECN(0)
- *            CNP_DSCP_P1                 48
+ *   Name:           ...            (not on 4th-generation devices)
+ *   Description:    ...
+ *   Device:         0000:3b:00.0
+ *   (empty line)
+ *   Configurations:                              Next Boot
+ *            ROCE_CC_PRIO_MASK_P1                255
+ *            ROCE_CC_ALGORITHM_P1                ECN(0)
  *
- * With --enable_verbosity the header names three columns (Default,
- * Current, Next Boot) and a '*' marks a line whose next value is not the
- * default. A value is a number, LABEL(number) for enums and booleans
- * (True(1)), N/A (the device default) or Array[a..b]. Errors are lines
- * starting "-E-".
+ * 4.21: a row is "%c        %-36s" (the '*' mark or a blank, the name),
+ * then each value "%-16s" with a blank between two only when a value is
+ * longer than 16. 4.26 and later: "%c%s     %-48s" where %s is "RO" for
+ * a read-only parameter (else two blanks), values 33 wide. With -e
+ * (--enable_verbosity) the header names Default, Current and Next Boot
+ * and '*' marks a row whose next value differs; a plain query has the
+ * Next Boot column only, which is what rocetune runs. A value is
+ * "%u", LABEL(number) for enums and booleans (ECN(0), True(1)), N/A (the
+ * device default) or Array[a..b]. A per-port parameter is named NAME_Pn
+ * for n = 1 .. the device's port count (MGIR num_ports; 8 when MGIR
+ * fails: mlxcfg_tlv.cpp TLVConf::getView, getMaxPort).
+ *
+ * Errors are printed to stdout as "-E- text", where text may go on over
+ * indented lines ("-E- Failed to query some of the TLVs:" after the
+ * table, then the TLV names); the exit status is then non-zero. With -d,
+ * one device is printed ("Device #1"); without it, one section per device.
  *
  * Everything here is bounded by the input: lines over
  * RTUNE_MSTCFG_MAX_LINE, NUL bytes, a parameter of ours twice, with the
@@ -59,7 +76,7 @@ const char *const rtune_nv_names[RTUNE_NV_COUNT] = {
 _Static_assert(RTUNE_NV_COUNT <= 32, "NV parameters fit the masks");
 
 #define MAX_COLS 4
-#define MAX_TOKENS (MAX_COLS + 2)
+#define MAX_TOKENS (MAX_COLS + 3)	/* "*", "RO", the name, the values */
 
 /* Our parameter @name ("CNP_DSCP_P1" for port 1), or -1. */
 static int nv_lookup(const char *name, int port)
@@ -164,6 +181,40 @@ static int header_cols(const char *h, char cols[MAX_COLS][16])
 	}
 }
 
+/*
+ * The error of an "-E-" line @line into @err, with the indented lines
+ * that follow it at @pos (the rest of its text), joined by blanks.
+ */
+static void e_line(const char *text, size_t len, size_t pos, const char *line, char *err,
+		   size_t elen)
+{
+	size_t n;
+
+	n = (size_t)snprintf(err, elen, "mstconfig: %.200s", line);
+	if (n >= elen)
+		n = elen - 1;
+	while (pos < len && n + 1 < elen && (text[pos] == ' ' || text[pos] == '\t')) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - (text + pos)) : len - pos, k;
+
+		for (k = 0; k < l && n + 1 < elen; k++) {
+			char c = text[pos + k];
+
+			if (c == '\r' || c == '\t')
+				c = ' ';
+			if (c == ' ' && n && err[n - 1] == ' ')
+				continue;	/* runs of blanks as one */
+			if (!isprint((unsigned char)c))
+				c = '?';
+			err[n++] = c;
+		}
+		err[n] = '\0';
+		pos += l + (nl ? 1 : 0);
+	}
+	while (n && err[n - 1] == ' ')
+		err[--n] = '\0';
+}
+
 int rtune_mstcfg_parse(const char *text, size_t len, int port, struct rtune_nvcc *nv,
 		       char *err, size_t elen)
 {
@@ -178,8 +229,9 @@ int rtune_mstcfg_parse(const char *text, size_t len, int port, struct rtune_nvcc
 		snprintf(err, elen, "mstconfig printed more than %d bytes", RTUNE_MSTCFG_MAX_OUT);
 		return -E2BIG;
 	}
-	if (port != 1 && port != 2) {
-		snprintf(err, elen, "port %d: NVconfig has ports 1 and 2", port);
+	if (port < 1 || port > RTUNE_NV_MAX_PORT) {
+		snprintf(err, elen, "port %d: NVconfig names ports 1 to %d", port,
+			 RTUNE_NV_MAX_PORT);
 		return -EINVAL;
 	}
 	while (pos < len) {
@@ -204,7 +256,7 @@ int rtune_mstcfg_parse(const char *text, size_t len, int port, struct rtune_nvcc
 		if (n && line[n - 1] == '\r')
 			line[n - 1] = '\0';
 		if (!strncmp(line, "-E-", 3)) {
-			snprintf(err, elen, "mstconfig: %.200s", line);
+			e_line(text, len, pos, line, err, elen);
 			return -EPROTO;
 		}
 		if (!strncmp(line, "Configurations:", 15)) {
@@ -242,8 +294,10 @@ int rtune_mstcfg_parse(const char *text, size_t len, int port, struct rtune_nvcc
 		if (!strcmp(tok[0], "*"))
 			i = 1;
 		else if (tok[0][0] == '*')
-			tok[0]++;	/* "*NAME" */
-		if (i >= ntok)
+			tok[0]++;	/* "*NAME", "*RO" */
+		if (i < ntok && i < MAX_TOKENS && !strcmp(tok[i], "RO"))
+			i++;		/* 4.26+: a read-only parameter */
+		if (i >= ntok || i >= MAX_TOKENS)
 			continue;
 		name = tok[i];
 		id = nv_lookup(name, port);

@@ -40,7 +40,8 @@ struct rtune_dcb {
  * show and diff read them, after the rest of the state. */
 struct rtune_hwnv {
 	int state;			/* 0: not read; 1: read; -errno: could not be (why) */
-	int port;			/* NVconfig's port: the _P1 or _P2 names */
+	int port;			/* NVconfig's port: the _P<port> names */
+	const char *port_from;		/* "devlink" or "pci-function" */
 	struct rtune_nvcc cc;		/* the "Next Boot" column */
 	char why[200];
 };
@@ -74,6 +75,9 @@ struct rtune_devlink {
 	char bus[32];		/* handle: bus and device name, e.g. pci */
 	char dev[64];		/* 0000:08:00.0 */
 	uint32_t port;		/* port index */
+	int phys_port;		/* flavour physical: its port_number (mlx5: the
+				 * firmware's native port - 1); -1: another
+				 * flavour; -2: no flavour reported */
 	struct rtune_dl_param roce, iwarp;	/* enable_roce, enable_iwarp */
 	bool has_fn_roce;	/* the port function reports the roce cap */
 	bool fn_roce;

@@ -578,11 +578,11 @@ static void r_mtu(const struct rtune_doc_snap *s, int i, const struct rtune_prof
 		ev_num(f, "profile_roce_mtu", p->roce_mtu);
 	if (mtu_bad || (roce_bad && allowed < p->roce_mtu))
 		fix(f, "ip link set dev %s mtu %u (profile key [link] mtu; rocetune apply %s)",
-		    dev_name(d), p->has_mtu ? p->mtu : p->roce_mtu + RTUNE_ROCE_HDR_OVERHEAD,
+		    dev_name(d), p->has_mtu ? p->mtu : rtune_roce_min_mtu(p->roce_mtu),
 		    p->path);
 	else if (too_big)
 		fix(f, "raise the MTU to at least %u (ip link set dev %s mtu %u, and [link] mtu in the profile), or make the RDMA port follow the netdev MTU (set the MTU again, or reload the RDMA driver)",
-		    active + RTUNE_ROCE_HDR_OVERHEAD, dev_name(d), active + RTUNE_ROCE_HDR_OVERHEAD);
+		    rtune_roce_min_mtu(active), dev_name(d), rtune_roce_min_mtu(active));
 	else
 		fix(f, "the netdev MTU allows RoCE MTU %u but the RDMA port did not follow it: set the MTU again (ip link set dev %s mtu %u) or reload the RDMA driver; check ibv_devinfo -d %s",
 		    allowed, dev_name(d), d->l.mtu, d->l.ibdev);

@@ -26,6 +26,7 @@
  *   <ifindex>/link_speed   the speed in Mb/s the link trained to; write
  *                          one of the port's speeds to retrain
  *   <ifindex>/link_flap    write N: the link went down and up N times
+ *   <ifindex>/link_down    1: the link is down (carrier off), 0: up again
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -333,7 +334,7 @@ const struct ethtool_ops dcbsim_ethtool_ops = {
 #endif
 };
 
-/* debugfs: link_speed and link_flap */
+/* debugfs: link_speed, link_flap and link_down */
 
 static int dcbsim_link_speed_get(void *data, u64 *val)
 {
@@ -390,10 +391,59 @@ static int dcbsim_link_flap_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(dcbsim_link_flap_fops, NULL, dcbsim_link_flap_set,
 			 "%llu\n");
 
+/*
+ * The link stays down (a pulled cable, a peer port shut): 1 turns the
+ * carrier off and counts one link-down event, as a NIC does; 0 turns it
+ * back on if the lower device has carrier. Not sticky: the lower device's
+ * next state change (NETDEV_UP, DOWN, CHANGE) sets the carrier from its
+ * own, as for any stacked device.
+ */
+static int dcbsim_link_down_get(void *data, u64 *val)
+{
+	struct dcbsim_priv *priv = data;
+
+	*val = !netif_carrier_ok(priv->dev);
+	return 0;
+}
+
+static int dcbsim_link_down_set(void *data, u64 val)
+{
+	struct dcbsim_priv *priv = data;
+	struct dcbsim_ctr *ctr = &priv->counters.ctr[DCBSIM_CTR_LINK_DOWN];
+	struct net_device *dev = priv->dev;
+	struct net_device *lower;
+
+	if (val > 1)
+		return -EINVAL;
+	if (val) {
+		if (!netif_carrier_ok(dev))
+			return 0;
+		spin_lock(&ctr->lock);
+		ctr->base++;
+		spin_unlock(&ctr->lock);
+		netif_carrier_off(dev);
+		return 0;
+	}
+	/* The lower may be let go meanwhile (it is being unregistered); its
+	 * free waits for a grace period after that (synchronize_net()).
+	 */
+	rcu_read_lock();
+	lower = READ_ONCE(priv->lower);
+	if (!lower || netif_carrier_ok(lower))
+		netif_carrier_on(dev);
+	rcu_read_unlock();
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(dcbsim_link_down_fops, dcbsim_link_down_get,
+			 dcbsim_link_down_set, "%llu\n");
+
 void dcbsim_link_debugfs(struct dcbsim_priv *priv, struct dentry *dir)
 {
 	debugfs_create_file_unsafe("link_speed", 0644, dir, priv,
 				   &dcbsim_link_speed_fops);
 	debugfs_create_file_unsafe("link_flap", 0200, dir, priv,
 				   &dcbsim_link_flap_fops);
+	debugfs_create_file_unsafe("link_down", 0644, dir, priv,
+				   &dcbsim_link_down_fops);
 }

@@ -308,7 +308,8 @@ static void ethtool(void)
 	put_msg("ethtool", "linkmodes-ours", 0, m);
 	m = eth_reply(ETHTOOL_MSG_LINKSTATE_GET_REPLY);
 	nla_put_u8(m, ETHTOOL_A_LINKSTATE_LINK, 1);
-	nla_put_u32(m, 6, 3);	/* ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT (6.2) */
+	nla_put_u8(m, 6, 2);	/* ETHTOOL_A_LINKSTATE_EXT_SUBSTATE */
+	nla_put_u32(m, 7, 3);	/* ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT (6.2) */
 	put_msg("ethtool", "linkstate", 1, m);
 	m = eth_reply(ETHTOOL_MSG_PAUSE_GET_REPLY);
 	nla_put_u8(m, ETHTOOL_A_PAUSE_RX, 1);

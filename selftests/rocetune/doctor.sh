@@ -136,6 +136,44 @@ for x in json.load(open(sys.argv[1]))["findings"]:
 # within V LO HI
 within() { python3 -c 'import sys; v, lo, hi = map(float, sys.argv[1:]); sys.exit(not lo <= v <= hi)' "$1" "$2" "$3" 2>/dev/null; }
 
+# rate_fault CTR RATE WHAT WANT CODE KEY LO HI EVWHAT [EKEY EVAL]: a rising
+# counter. Sets dcbsim's counter CTR rising at RATE/s, then two checks:
+# `doc "$P"` prints WANT (test WHAT), and the finding CODE's evidence KEY is
+# within LO..HI, and its evidence EKEY is EVAL if given (test EVWHAT, which
+# is printed with KEY's value in front). The rate stays on: the caller
+# checks more, then ends it with `rate_fault_end CTR`.
+rate_fault() {
+	local ctr=$1 rate=$2 what=$3 want=$4 code=$5 key=$6 lo=$7 hi=$8 evwhat=$9
+	local ekey=${10:-} eval=${11:-} r e=
+
+	echo "$rate" > "$D/counters/$ctr/rate"
+	tap_eq "$what" "$want" "$(doc "$P")"
+	r=$(ev "$code" "$key")
+	[[ -n $ekey ]] && e=$(ev "$code" "$ekey")
+	if within "$r" "$lo" "$hi" && [[ -z $ekey || $e == "$eval" ]]; then
+		tap_pass "$code evidence: $key $r ($lo..$hi)${ekey:+, $ekey $e}: $evwhat"
+	else
+		tap_fail "$code evidence: $evwhat" "$key '$r' (want $lo..$hi)${ekey:+, $ekey '$e' (want $eval)}"
+	fi
+}
+
+rate_fault_end() { echo 0 > "$D/counters/$1/rate"; }
+
+# operstate_is WORD...: wait (the link watch is asynchronous) until
+# dcb0's operstate is one of WORDs.
+operstate_is() {
+	local o
+
+	for _ in $(seq 50); do
+		o=$(cat /sys/class/net/dcb0/operstate)
+		for w; do
+			[[ $o == "$w" ]] && return 0
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
 # ------------------------------------------------------------ clean
 tap_eq "clean host, with the profile: exit 0, no findings" "0 clean" "$(doc "$P")"
 tap_ok "the clean document validates against rocetune-doctor.v1.json" \
@@ -145,18 +183,14 @@ out=$("$RT" doctor --interval 0.2 "$P" 2>&1)
 tap_eq "text output says clean" "clean: no findings" "$(printf '%s\n' "$out" | tail -1)"
 
 # ------------------------------------------------------------ pause storm
-echo 20000 > "$D/counters/pause_rx_prio3/rate"
-tap_eq "pause storm (20000 PFC frames/s received on priority 3): exit 3, pause-storm@3 only" \
-	"3 pause-storm@3" "$(doc "$P")"
-r=$(ev pause-storm received_per_s)
-if within "$r" 18000 22000 && [[ $(ev pause-storm pfc_prevention_tout_ms) == 8000 ]]; then
-	tap_pass "pause storm evidence: received ${r}/s, pfc-prevention-tout 8000 ms"
-else
-	tap_fail "pause storm evidence" "received_per_s $r, tout $(ev pause-storm pfc_prevention_tout_ms)"
-fi
+rate_fault pause_rx_prio3 20000 \
+	"pause storm (20000 PFC frames/s received on priority 3): exit 3, pause-storm@3 only" \
+	"3 pause-storm@3" pause-storm received_per_s 18000 22000 \
+	"pause storm: frames received per second, pfc-prevention-tout 8000 ms" \
+	pfc_prevention_tout_ms 8000
 tap_ok "the findings document validates against rocetune-doctor.v1.json" \
 	sh -c "python3 '$SCHEMA' rocetune-doctor.v1.json < '$W/doc.json'"
-echo 0 > "$D/counters/pause_rx_prio3/rate"
+rate_fault_end pause_rx_prio3
 tap_eq "pause storm over: clean again (the totals stay, the rate is 0)" "0 clean" "$(doc "$P")"
 
 # ------------------------------------------- the NIC's own storm counters
@@ -165,17 +199,12 @@ tap_eq "pause storm over: clean again (the totals stay, the rate is 0)" "0 clean
 # from the counter and names it, with how much it rose in the window.
 SE=$D/counters/pause_storm_error_events
 if [[ -d $SE ]] && ethtool -S dcb0 2>/dev/null | grep -q 'tx_pause_storm_error_events:'; then
-	echo 10 > "$SE/rate"
-	tap_eq "storm error events only (10/s, no pause frames): exit 3, pause-storm only, port-wide" \
-		"3 pause-storm" "$(doc "$P")"
-	r=$(ev pause-storm storm_error_increase)
-	c=$(ev pause-storm storm_error_counter)
-	if [[ $c == tx_pause_storm_error_events ]] && within "$r" 3 12; then
-		tap_pass "storm counter evidence: $c rose by $r in the window (10/s over about 0.5 s)"
-	else
-		tap_fail "storm counter evidence" "storm_error_counter '$c', storm_error_increase '$r'"
-	fi
-	echo 0 > "$SE/rate"
+	rate_fault pause_storm_error_events 10 \
+		"storm error events only (10/s, no pause frames): exit 3, pause-storm only, port-wide" \
+		"3 pause-storm" pause-storm storm_error_increase 3 12 \
+		"storm counter: the rise in the window (10/s over about 0.5 s), the driver's name" \
+		storm_error_counter tx_pause_storm_error_events
+	rate_fault_end pause_storm_error_events
 	"$RT" -j stats --interval 0 dev dcb0 > "$W/st.json" 2>/dev/null
 	tap_eq "stats' pause_storm_error_events (non-zero) equals ethtool -S tx_pause_storm_error_events" \
 		"$(ethtool -S dcb0 | awk '$1 == "tx_pause_storm_error_events:" { print $2 }')" \
@@ -232,26 +261,15 @@ tap_eq "apply ignores expect_speed/expect_lanes: exit 0, no write" "0 0" \
 	"$rc $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["writes"])' "$W/apply-x.json" 2>&1)"
 
 # ------------------------------------------------------------ FCS errors
-echo 100 > "$D/counters/fcs_errors/rate"
-tap_eq "FCS errors rising (100/s): exit 3, link-errors only" "3 link-errors" "$(doc "$P")"
-r=$(ev link-errors fcs_errors_per_s)
-if within "$r" 80 120; then
-	tap_pass "link-errors evidence: ${r} FCS errors/s"
-else
-	tap_fail "link-errors evidence" "fcs_errors_per_s $r"
-fi
-echo 0 > "$D/counters/fcs_errors/rate"
+rate_fault fcs_errors 100 "FCS errors rising (100/s): exit 3, link-errors only" \
+	"3 link-errors" link-errors fcs_errors_per_s 80 120 "FCS errors per second"
+rate_fault_end fcs_errors
 
 # ------------------------------------------------------------ symbol errors
-echo 50 > "$D/counters/symbol_errors/rate"
-tap_eq "symbol errors rising (50/s): exit 3, link-errors only" "3 link-errors" "$(doc "$P")"
-r=$(ev link-errors symbol_errors_per_s)
-if within "$r" 40 60 && [[ $(ev link-errors fcs_errors_per_s) == 0 ]]; then
-	tap_pass "link-errors evidence: ${r} symbol errors/s, 0 FCS errors/s"
-else
-	tap_fail "link-errors evidence" "symbol_errors_per_s $r, fcs_errors_per_s $(ev link-errors fcs_errors_per_s)"
-fi
-echo 0 > "$D/counters/symbol_errors/rate"
+rate_fault symbol_errors 50 "symbol errors rising (50/s): exit 3, link-errors only" \
+	"3 link-errors" link-errors symbol_errors_per_s 40 60 "symbol errors per second, no FCS errors" \
+	fcs_errors_per_s 0
+rate_fault_end symbol_errors
 
 # ------------------------------------------------------------ link going down
 # The link-down count comes from ethtool netlink's LINKSTATE
@@ -261,20 +279,58 @@ echo 0 > "$D/counters/symbol_errors/rate"
 ld=$(python3 -c 'import json,sys
 print(json.load(open(sys.argv[1]))["ports"][0]["counters"]["link_down_events"]["total"])' "$W/st.json" 2>&1)
 if [[ $ld =~ ^[0-9]+$ ]]; then
-	echo 4 > "$D/counters/link_down_events/rate"
-	tap_eq "link going down (4 events/s): exit 3, link-errors only" "3 link-errors" "$(doc "$P")"
-	r=$(ev link-errors link_down_per_s)
-	if within "$r" 2 6; then
-		tap_pass "link-errors evidence: ${r} link-down events/s"
-	else
-		tap_fail "link-errors evidence" "link_down_per_s $r"
-	fi
-	echo 0 > "$D/counters/link_down_events/rate"
+	rate_fault link_down_events 4 "link going down (4 events/s): exit 3, link-errors only" \
+		"3 link-errors" link-errors link_down_per_s 2 6 "link-down events per second"
+	rate_fault_end link_down_events
 else
 	for t in "link going down: link-errors" "link-errors evidence: link-down events/s"; do
 		tap_skip "$t" "no link-down count on $(uname -r) (ethtool netlink's ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT is Linux 6.2+; stats reports link_down_events $ld)"
 	done
 fi
+
+# ------------------------------------------------------------ link down
+# A down RoCE port is a finding even though its configured speed is what
+# the profile expects ($PX: 100G on 4 lanes, dcbsim's link_speed 100000):
+# down, it reports no speed, so slow-link cannot see it. dcbsim's
+# link_down knob drops the carrier (a pulled cable) and counts one
+# link-down event; then the port is set down by hand.
+cc0=$(cat /sys/class/net/dcb0/carrier_changes)
+"$RT" -j stats --interval 0 dev dcb0 > "$W/st.json" 2>/dev/null
+ld=$(python3 -c 'import json,sys
+print(json.load(open(sys.argv[1]))["ports"][0]["counters"]["link_down_events"]["total"])' "$W/st.json" 2>&1)
+echo 1 > "$D/link_down"
+operstate_is down lowerlayerdown || tap_diag "dcb0 operstate $(cat /sys/class/net/dcb0/operstate) after link_down 1"
+tap_eq "link down (no carrier), the profile expects 100G, link_speed 100000: exit 3, link-down only" \
+	"3 link-down" "$(doc "$PX")"
+o=$(ev link-down operstate)
+if [[ $o == down || $o == lowerlayerdown ]] &&
+	[[ "$(ev link-down carrier) $(ev link-down admin_state)" == "0 up" ]] &&
+	(( $(ev link-down carrier_changes) > cc0 )); then
+	tap_pass "link-down evidence: operstate $o, carrier 0, admin up, carrier changes $(ev link-down carrier_changes) > $cc0"
+else
+	tap_fail "link-down evidence" "operstate '$o', carrier '$(ev link-down carrier)', admin_state '$(ev link-down admin_state)', carrier_changes '$(ev link-down carrier_changes)' (before: $cc0)"
+fi
+if [[ $ld =~ ^[0-9]+$ ]]; then
+	ld1=$(ev link-down link_down_events_total)
+	tap_eq "link-down evidence: ethtool's link-down count grew by the one event" \
+		"$((ld + 1))" "$ld1"
+else
+	tap_eq "link-down evidence: the link-down count said not reported on $(uname -r)" \
+		"not reported" "$(ev link-down link_down_events_total | cut -c1-12)"
+fi
+echo 0 > "$D/link_down"
+operstate_is up || tap_diag "dcb0 operstate $(cat /sys/class/net/dcb0/operstate) after link_down 0"
+ip link set dcb0 down
+tap_eq "link set down (ip link set dcb0 down): exit 3, link-down only" "3 link-down" "$(doc "$P")"
+tap_eq "link-down evidence: admin_state down, the fix brings it up" "down yes" \
+	"$(ev link-down admin_state) $(python3 -c 'import json,sys
+f = [x for x in json.load(open(sys.argv[1]))["findings"] if x["code"] == "link-down"][0]["fix"]
+print("yes" if "ip link set dev dcb0 up" in f else f)' "$W/doc.json" 2>&1)"
+ip link set dcb0 up
+operstate_is up || tap_diag "dcb0 operstate $(cat /sys/class/net/dcb0/operstate) after ip link set up"
+tc qdisc replace dev dcb0 root fq
+pacing_is active || tap_diag "pacing did not come back to active: $(cat "$CC/pacing")"
+tap_eq "link up again: clean, exit 0" "0 clean" "$(doc "$PX")"
 
 # ------------------------------------------------------------ MTU
 ip link set dcb0 mtu 1400

@@ -186,8 +186,17 @@ static void test_messages(void)
 
 	parse("[match]\nnetdev = x\n[link]\nmtu = 1500\n", &p, &d);
 	e = diag_find(&d, "mtu-too-small");
-	tap_check(e && strstr(e->msg, "4192") && strstr(e->msg, "4200"),
+	tap_check(e && strstr(e->msg, "needs at least 4192") && strstr(e->msg, "96 bytes"),
 		  "MTU check explains the need: %s", e ? e->msg : "");
+	/* one rule, RoCE MTU + 96, in every number it advises (it said
+	 * "use 4200" beside it, and "use 2152" for 2048) */
+	parse("[match]\nnetdev = x\n[link]\nmtu = 2100\nroce_mtu = 2048\n", &p, &d);
+	e = diag_find(&d, "mtu-too-small");
+	tap_check(e && strstr(e->msg, "needs at least 2144") && !strstr(e->msg, "2152") &&
+		  !strstr(e->msg, "use "),
+		  "MTU check for 2048 advises 2144 only: %s", e ? e->msg : "");
+	parse("[match]\nnetdev = x\n[link]\nmtu = 2144\nroce_mtu = 2048\n", &p, &d);
+	tap_check(d.nerr == 0, "mtu 2144, the least it advises, fits roce_mtu 2048");
 
 	parse("[match]\nnetdev = x\n[link]\nmtu = 2200\nroce_mtu = 2048\n", &p, &d);
 	tap_check(d.nerr == 0, "mtu 2200 fits roce_mtu 2048");

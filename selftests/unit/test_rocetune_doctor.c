@@ -8,6 +8,7 @@
  * names, the RoCE MTU, the trust map) do what the rules rely on.
  */
 #include <errno.h>
+#include <linux/if.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,11 @@ static void clean(struct rtune_doc_snap *s, struct rtune_doc_port *d)
 	d->s.eth.speed_mbps = d->s.eth.adv_speed_mbps = 100000;
 	d->s.eth.lanes = d->s.eth.adv_lanes = 4;
 	d->s.rvalid = (1u << ST_FCS_ERR) | (1u << ST_SYM_ERR) | (1u << ST_LINK_DOWN);
+	d->s.has_oper = d->s.admin_up = d->s.carrier = true;
+	d->s.operstate = IF_OPER_UP;
+	d->s.has_carrier_changes = true;
+	d->s.carrier_changes = 2;	/* the first carrier on after creation */
+	snprintf(d->s.rdma_state, sizeof(d->s.rdma_state), "ACTIVE");
 	d->has_pfc_tout = true;
 	d->pfc_tout_ms = 8000;
 	snprintf(d->pacing, sizeof(d->pacing), "active fq");
@@ -572,11 +578,72 @@ static void test_json(void)
 	free(buf);
 }
 
+/*
+ * A down RoCE port is a finding, whatever its configured speed: down, the
+ * port reports no speed, so slow-link sees nothing and the doctor used to
+ * report a port with a pulled cable clean.
+ */
+static void test_link_down(void)
+{
+	struct rtune_doc_snap s;
+	struct rtune_doc_port d;
+
+	if (parse_lab_with("expect_speed = 100G\nexpect_lanes = 4\n")) {
+		tap_check(0, "the lab profile with expect_speed 100G parses");
+		return;
+	}
+	/* no carrier, as ethtool shows a link that is down: no speed */
+	clean(&s, &d);
+	d.s.carrier = false;
+	d.s.operstate = IF_OPER_LOWERLAYERDOWN;
+	d.s.carrier_changes = 3;
+	d.s.eth.has_speed = d.s.eth.has_lanes = false;
+	snprintf(d.s.rdma_state, sizeof(d.s.rdma_state), "DOWN");
+	EXPECT(&s, &prof_x, "link-down", "no carrier, the profile expects 100G (the configured speed): link-down");
+	tap_check(res.nerr == 1 && !strcmp(ev_s("link-down", "operstate"), "lowerlayerdown") &&
+		  ev("link-down", "carrier") == 0 && !strcmp(ev_s("link-down", "admin_state"), "up") &&
+		  ev("link-down", "carrier_changes") == 3 &&
+		  !strcmp(ev_s("link-down", "port_state"), "DOWN") &&
+		  !strncmp(ev_s("link-down", "link_down_events_total"), "not reported", 12),
+		  "link-down: an error; operstate, admin state, carrier, carrier changes, port state; no link-down count on this kernel said so");
+	tap_check(strstr(res.f[0].summary, "no carrier") && strstr(res.f[0].fix, "cable"),
+		  "link-down without carrier: the summary says so, the fix names the cable");
+	d.s.valid |= 1u << ST_LINK_DOWN;
+	d.s.v[ST_LINK_DOWN] = 7;
+	EXPECT(&s, &prof, "link-down", "no carrier, the lab profile: link-down");
+	tap_check(ev("link-down", "link_down_events_total") == 7,
+		  "link-down evidence: ethtool's link-down count where the kernel has it (6.2+)");
+	EXPECT(&s, NULL, "link-down", "no carrier, no profile (the port has RDMA): link-down");
+	d.l.has_ib = false;
+	EXPECT(&s, NULL, "clean", "no carrier on a netdev without RDMA, no profile: not a RoCE port, clean");
+	EXPECT(&s, &prof, "link-down", "... the same netdev matched by a profile: link-down");
+
+	clean(&s, &d);
+	d.s.admin_up = false;
+	d.s.carrier = false;
+	d.s.operstate = IF_OPER_DOWN;
+	snprintf(d.pacing, sizeof(d.pacing), "inactive noop");
+	EXPECT(&s, &prof, "link-down", "set down (ip link set down), the noop qdisc meanwhile: link-down only");
+	tap_check(!strcmp(ev_s("link-down", "admin_state"), "down") &&
+		  !strcmp(ev_s("link-down", "operstate"), "down") &&
+		  strstr(res.f[0].fix, "ip link set dev dcb0 up"),
+		  "link-down, set down: admin_state down, the fix brings it up");
+
+	clean(&s, &d);
+	d.s.operstate = IF_OPER_DORMANT;
+	EXPECT(&s, &prof, "link-down", "carrier but operstate dormant: link-down");
+	d.s.operstate = IF_OPER_UNKNOWN;
+	EXPECT(&s, &prof, "clean", "operstate unknown with carrier (no link detection): clean");
+	d.s.carrier = false;
+	d.s.has_oper = false;
+	EXPECT(&s, &prof, "clean", "link state not read: no finding");
+}
+
 int main(void)
 {
 	struct rtune_diags dg = { 0 };
 
-	tap_plan(91);
+	tap_plan(104);
 	if (profile_parse_text("lab.conf", lab_profile, sizeof(lab_profile) - 1, &prof, &dg) ||
 	    profile_validate(&prof, &dg)) {
 		diag_print(&dg, stdout);
@@ -585,6 +652,7 @@ int main(void)
 	}
 	test_clean();
 	test_faults();
+	test_link_down();
 	test_helpers();
 	test_json();
 	return tap_done();

@@ -173,9 +173,13 @@ static void test_ethtool_parsers(void)
 	nla_put_u8(m, ETHTOOL_A_LINKSTATE_LINK, 1);
 	tap_check(eth_parse_linkstate(nlmsg_hdr(m), &e) == 0 && !e.has_link_down,
 		  "ethtool: LINKSTATE without ext_down_cnt (Linux < 6.2): link-down count absent");
-	nla_put_u32(m, RTUNE_ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT, 4);
+	/* the UAPI's numbers, not the header's: EXT_SUBSTATE 6 (u8), EXT_DOWN_CNT 7 */
+	nla_put_u8(m, 6, 3);
+	tap_check(eth_parse_linkstate(nlmsg_hdr(m), &e) == 0 && !e.has_link_down,
+		  "ethtool: LINKSTATE ext_substate (attribute 6, u8) is not the link-down count");
+	nla_put_u32(m, 7, 4);
 	tap_check(eth_parse_linkstate(nlmsg_hdr(m), &e) == 0 && e.has_link_down && e.link_down == 4,
-		  "ethtool: LINKSTATE ext_down_cnt read");
+		  "ethtool: LINKSTATE ext_down_cnt (attribute 7, Linux 6.2+) read");
 	nlmsg_free(m);
 }
 
@@ -451,7 +455,7 @@ static void test_atomic_file(void)
 
 int main(void)
 {
-	tap_plan(46);
+	tap_plan(47);
 	test_atomic_file();
 	test_counters();
 	test_gstats_pick();

@@ -97,6 +97,8 @@ int rtune_doc_dscp_prio(const struct rtune_dcb *d, unsigned int dscp);
  * DSCP map), else the one PFC-enabled priority, else the ToS through the
  * port's map; -1 when none of them tells. */
 int rtune_doc_roce_prio(const struct rtune_doc_port *d, const struct rtune_profile *p);
+/* Is the netdev's link down (set down, no carrier, operstate not up)? */
+bool rtune_doc_link_down(const struct rtune_stport *p);
 /* The RoCE MTU a netdev MTU allows (the kernel's iboe_get_mtu()): 256..4096, 0 if none. */
 uint32_t rtune_doc_roce_mtu(uint32_t netdev_mtu);
 

@@ -10,6 +10,7 @@
  * pause storm), with the numbers that made it fire.
  */
 #include <stdarg.h>
+#include <linux/if.h>
 #include <stdio.h>
 #include <string.h>
 #include "doctor.h"
@@ -18,7 +19,8 @@
 #include "surface.h"
 
 const char *const rtune_doc_codes[] = {
-	"pause-storm", "storm-prevention-off", "slow-link", "link-errors", "mtu-mismatch",
+	"pause-storm", "storm-prevention-off", "link-down", "slow-link", "link-errors",
+	"mtu-mismatch",
 	"ecn-off", "cnp-dscp-unmapped", "cm-tos-lossy", "pacing-inactive", "lldpad-running",
 	"dcbx-not-host",
 };
@@ -407,6 +409,75 @@ static void r_slow_link(const struct rtune_doc_snap *s, int i, const struct rtun
 		    dev_name(d), dev_name(d), dev_name(d));
 }
 
+static const char *operstate_name(uint8_t o)
+{
+	static const char *const names[] = {
+		[IF_OPER_UNKNOWN] = "unknown", [IF_OPER_NOTPRESENT] = "notpresent",
+		[IF_OPER_DOWN] = "down", [IF_OPER_LOWERLAYERDOWN] = "lowerlayerdown",
+		[IF_OPER_TESTING] = "testing", [IF_OPER_DORMANT] = "dormant", [IF_OPER_UP] = "up",
+	};
+
+	return o < sizeof(names) / sizeof(names[0]) && names[o] ? names[o] : "?";
+}
+
+bool rtune_doc_link_down(const struct rtune_stport *p)
+{
+	return p->has_oper && (!p->admin_up || !p->carrier ||
+			       (p->operstate != IF_OPER_UP && p->operstate != IF_OPER_UNKNOWN));
+}
+
+/*
+ * A RoCE port (one with an RDMA port, or one the profile matched) whose
+ * link is down: set down, no carrier (a cable, a transceiver, the switch
+ * port), or an RFC 2863 operational state other than up ("unknown", which
+ * drivers without link detection report, counts as up while there is
+ * carrier). It carries no RoCE at all, and the other link rules cannot see
+ * it: a link that is down has no speed to compare and no errors rising.
+ * The evidence: the states, and the link-down counts the kernel keeps
+ * (rtnetlink's carrier changes; ethtool's link-down events, Linux 6.2+).
+ */
+static void r_link_down(const struct rtune_doc_snap *s, int i, const struct rtune_profile *p,
+			struct rtune_doc_result *r)
+{
+	const struct rtune_doc_port *d = &s->p[i];
+	const struct rtune_stport *st = &d->s;
+	const char *os = operstate_name(st->operstate);
+	struct rtune_doc_finding *f;
+
+	if (!rtune_doc_link_down(st) || (!d->l.has_ib && !p))
+		return;
+	f = add(r, "link-down", DOC_ERROR, i, -1);
+	if (!st->admin_up)
+		summary(f, "%s: the link is set down (operstate %s): no RoCE traffic on it",
+			dev_name(d), os);
+	else if (!st->carrier)
+		summary(f, "%s: the link is down, no carrier (operstate %s): no RoCE traffic on it",
+			dev_name(d), os);
+	else
+		summary(f, "%s: the link is not up (operstate %s): no RoCE traffic on it",
+			dev_name(d), os);
+	ev_str(f, "operstate", os);
+	ev_str(f, "admin_state", st->admin_up ? "up" : "down");
+	ev_num(f, "carrier", st->carrier);
+	if (st->has_carrier_changes)
+		ev_num(f, "carrier_changes", st->carrier_changes);
+	if (st->valid & (1u << ST_LINK_DOWN))
+		ev_num(f, "link_down_events_total", (double)st->v[ST_LINK_DOWN]);
+	else
+		ev_str(f, "link_down_events_total", "not reported (ethtool link state, Linux 6.2+)");
+	if (d->l.has_ib && st->rdma_state[0])
+		ev_str(f, "port_state", st->rdma_state);
+	if (!st->admin_up)
+		fix(f, "bring it up: ip link set dev %s up (and find what set it down: networkd, NetworkManager or ifupdown configuration)",
+		    dev_name(d));
+	else if (!st->carrier && st->operstate == IF_OPER_LOWERLAYERDOWN)
+		fix(f, "the device under %s has no link: check its cable or transceiver and the switch port (ip -d link show %s, ethtool on the lower device)",
+		    dev_name(d), dev_name(d));
+	else
+		fix(f, "no link: check the cable or transceiver and the switch port's state (ethtool %s, ethtool -m %s); reseat, or retrain with ethtool -s %s autoneg on",
+		    dev_name(d), dev_name(d), dev_name(d));
+}
+
 /* FCS or symbol errors, or link flaps, rising during the sample. */
 static void r_link_errors(const struct rtune_doc_snap *s, int i, const struct rtune_doc_cfg *c,
 			  struct rtune_doc_result *r)
@@ -507,11 +578,11 @@ static void r_mtu(const struct rtune_doc_snap *s, int i, const struct rtune_prof
 		ev_num(f, "profile_roce_mtu", p->roce_mtu);
 	if (mtu_bad || (roce_bad && allowed < p->roce_mtu))
 		fix(f, "ip link set dev %s mtu %u (profile key [link] mtu; rocetune apply %s)",
-		    dev_name(d), p->has_mtu ? p->mtu : p->roce_mtu + RTUNE_ROCE_HDR_OVERHEAD,
+		    dev_name(d), p->has_mtu ? p->mtu : rtune_roce_min_mtu(p->roce_mtu),
 		    p->path);
 	else if (too_big)
 		fix(f, "raise the MTU to at least %u (ip link set dev %s mtu %u, and [link] mtu in the profile), or make the RDMA port follow the netdev MTU (set the MTU again, or reload the RDMA driver)",
-		    active + RTUNE_ROCE_HDR_OVERHEAD, dev_name(d), active + RTUNE_ROCE_HDR_OVERHEAD);
+		    rtune_roce_min_mtu(active), dev_name(d), rtune_roce_min_mtu(active));
 	else
 		fix(f, "the netdev MTU allows RoCE MTU %u but the RDMA port did not follow it: set the MTU again (ip link set dev %s mtu %u) or reload the RDMA driver; check ibv_devinfo -d %s",
 		    allowed, dev_name(d), d->l.mtu, d->l.ibdev);
@@ -636,7 +707,8 @@ static void r_pacing(const struct rtune_doc_snap *s, int i, struct rtune_doc_res
 	struct rtune_doc_finding *f;
 	const char *qd;
 
-	if (strncmp(d->pacing, "inactive", 8))
+	/* a port set down has the noop qdisc until it is up again */
+	if (strncmp(d->pacing, "inactive", 8) || rtune_doc_link_down(&d->s))
 		return;
 	qd = d->pacing[8] == ' ' ? d->pacing + 9 : "?";
 	f = add(r, "pacing-inactive", DOC_WARNING, i, -1);
@@ -677,6 +749,7 @@ void rtune_doc_run(const struct rtune_doc_snap *s, const struct rtune_profile *p
 			continue;
 		r_pause_storm(s, i, cfg, r);
 		r_storm_prevention(s, i, r);
+		r_link_down(s, i, p, r);
 		r_slow_link(s, i, p, r);
 		r_link_errors(s, i, cfg, r);
 		r_mtu(s, i, p, r);

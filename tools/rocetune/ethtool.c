@@ -292,9 +292,16 @@ void rtune_ethtool_read(struct rtune_ethtool *et, const char *ifname, struct rtu
 	out->linkmodes_err = eth_do(et, eth_req(et, ETHTOOL_MSG_LINKMODES_GET,
 						ETHTOOL_A_LINKMODES_HEADER, ifname, 0),
 				    eth_parse_linkmodes, out);
+	/* with the statistics (the link-down count, 6.2+); a kernel whose
+	 * LINKSTATE takes no flags (6.1: EINVAL) is asked again without */
 	out->linkstate_err = eth_do(et, eth_req(et, ETHTOOL_MSG_LINKSTATE_GET,
-						ETHTOOL_A_LINKSTATE_HEADER, ifname, 0),
+						ETHTOOL_A_LINKSTATE_HEADER, ifname,
+						ETHTOOL_FLAG_STATS),
 				    eth_parse_linkstate, out);
+	if (out->linkstate_err == EINVAL || out->linkstate_err == EOPNOTSUPP)
+		out->linkstate_err = eth_do(et, eth_req(et, ETHTOOL_MSG_LINKSTATE_GET,
+							ETHTOOL_A_LINKSTATE_HEADER, ifname, 0),
+					    eth_parse_linkstate, out);
 	out->pause_err = eth_do(et, eth_req(et, ETHTOOL_MSG_PAUSE_GET, ETHTOOL_A_PAUSE_HEADER,
 					    ifname, ETHTOOL_FLAG_STATS),
 				eth_parse_pause, out);

@@ -17,8 +17,11 @@
 #include <linux/netlink.h>
 #include <netlink/netlink.h>
 
-/* Newer than Debian 12's UAPI (Linux 6.2): the link-down counter. */
-#define RTUNE_ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT 6
+/* Newer than Debian 12's UAPI (Linux 6.2): the link-down counter, after
+ * EXT_SUBSTATE (6, a u8) in the LINKSTATE enum. The kernel sends it only
+ * to a request with ETHTOOL_FLAG_STATS (ethtool -I), which 6.1 refuses
+ * for LINKSTATE. */
+#define RTUNE_ETHTOOL_A_LINKSTATE_EXT_DOWN_CNT 7
 
 /* ETH_GSTRING_LEN: the fixed size of one `ethtool -S` name, NUL-padded
  * (not NUL-terminated when the name fills it). */

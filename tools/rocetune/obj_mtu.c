@@ -21,7 +21,8 @@ static int k_mtu(struct rtune_pctx *c, const char *v)
 	unsigned long x;
 
 	if (rtune_parse_uint(v, 68, 65535, &x)) {
-		rtune_key_err(c, "bad-value", "'%s' is not a valid MTU: expected a decimal 68..65535 (4200 for RoCE MTU 4096)", v);
+		rtune_key_err(c, "bad-value", "'%s' is not a valid MTU: expected a decimal 68..65535 (at least %u for RoCE MTU 4096)",
+			      v, rtune_roce_min_mtu(4096));
 		return -1;
 	}
 	c->p->has_mtu = true;
@@ -61,12 +62,12 @@ static bool wanted(const struct rtune_profile *p)
 
 static void validate(const struct rtune_profile *p, struct rtune_diags *d)
 {
-	uint32_t need = p->roce_mtu + RTUNE_ROCE_HDR_OVERHEAD;
+	uint32_t need = rtune_roce_min_mtu(p->roce_mtu);
 
 	if (p->has_mtu && p->mtu < need)
 		diag_add(d, RTUNE_SEV_ERROR, p->path, p->w_mtu.line, "link", "mtu", "mtu-too-small",
-			 "mtu %u does not fit RoCE MTU %u plus headers: needs at least %u (use %u)",
-			 p->mtu, p->roce_mtu, need, p->roce_mtu + 104);
+			 "mtu %u does not fit RoCE MTU %u plus %u bytes of RoCEv2 headers: needs at least %u",
+			 p->mtu, p->roce_mtu, RTUNE_ROCE_HDR_OVERHEAD, need);
 }
 
 static void target(const struct rtune_profile *p, const struct rtune_link *dev, int devidx,

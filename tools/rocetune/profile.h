@@ -21,8 +21,16 @@
 #define RTUNE_NUM_DSCP	64
 
 /* Overhead the kernel subtracts from the netdev MTU to get the RoCE MTU
- * (iboe_get_mtu(): GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4). */
+ * (iboe_get_mtu(): GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4;
+ * Documentation/rocetune.rst, "The MTUs"). */
 #define RTUNE_ROCE_HDR_OVERHEAD 96
+
+/* The least netdev MTU that gives a port RoCE MTU @roce_mtu: the one
+ * number every message and fix that advises an MTU uses (4192 for 4096). */
+static inline uint32_t rtune_roce_min_mtu(uint32_t roce_mtu)
+{
+	return roce_mtu + RTUNE_ROCE_HDR_OVERHEAD;
+}
 
 /* [pfc] storm_prevention = auto: ethtool's PFC_STORM_PREVENTION_AUTO (the
  * driver's default timeout); 0 is off, anything else a timeout in ms. */

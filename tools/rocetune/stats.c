@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/if.h>
 #include <netlink/route/link.h>
 #include "cfs.h"
 #include "dcb.h"
@@ -542,6 +543,11 @@ static void read_port(struct nl_sock *sk, struct rtune_ethtool *et, struct rtune
 		p->gone = true;	/* a new netdev under the old name */
 	for (i = 0; i < sizeof(rt) / sizeof(rt[0]); i++)
 		set_v(p, rt[i].id, rtnl_link_get_stat(rl, rt[i].nl));
+	p->has_oper = true;
+	p->operstate = rtnl_link_get_operstate(rl);
+	p->admin_up = rtnl_link_get_flags(rl) & IFF_UP;
+	p->carrier = rtnl_link_get_carrier(rl);
+	p->has_carrier_changes = rtnl_link_get_carrier_changes(rl, &p->carrier_changes) == 0;
 	rtnl_link_put(rl);
 	if (p->gone) {
 		p->valid = 0;

@@ -101,6 +101,14 @@ struct rtune_stport {
 	double pause_us_tx_rate[8], pause_us_rx_rate[8];
 	int dcb_err;		/* positive errno when dcbnl did not answer */
 
+	/* rtnetlink's link state (has_oper: read): RFC 2863's operstate
+	 * (IF_OPER_*), IFF_UP, IFLA_CARRIER and IFLA_CARRIER_CHANGES */
+	bool has_oper;
+	uint8_t operstate;
+	bool admin_up, carrier;
+	bool has_carrier_changes;
+	uint32_t carrier_changes;
+
 	bool has_speed;
 	uint32_t speed_mbps;
 	struct rtune_eth eth;	/* the errors say why an ethtool group is missing */

@@ -547,6 +547,9 @@ ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page)
 		{ "evicted_gone", &c->evicted_gone },
 		{ "evicted_idle", &c->evicted_idle },
 		{ "peer_changed", &c->peer_changed },
+		{ "rx_merged_skbs", &c->rx_merged_skbs },
+		{ "rx_merged_pkts", &c->rx_merged_pkts },
+		{ "rx_merged_refused", &c->rx_merged_refused },
 	};
 	ssize_t n;
 	size_t i;

@@ -147,6 +147,10 @@ struct rtune_dp_counters {
 	atomic64_t ce_rejected_not_live;	/* CE for a QP not LIVE yet */
 	atomic64_t ce_rejected_not_unicast;	/* CE sent to a non-unicast address */
 	atomic64_t pacing_clamped_pkts;	/* clock held at the ceiling */
+	/* Received skbs GRO merged (UDP GSO), and the packets in them. */
+	atomic64_t rx_merged_skbs;
+	atomic64_t rx_merged_pkts;	/* each handled as one packet */
+	atomic64_t rx_merged_refused;	/* merged skbs not walked (see hooks.c) */
 };
 
 struct rtune_dp {

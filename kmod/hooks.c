@@ -34,31 +34,39 @@
 #include "qp_hash.h"
 #include "core/icrc.h"
 
-/* The headers of one received RoCEv2 packet. */
+/*
+ * One received RoCEv2 packet: a whole skb, or one packet of a GRO-merged
+ * skb (see rtune_rx_merged()), whose headers the skb holds once.
+ */
 struct rtune_rx {
 	bool v6;
+	bool merged;		/* one packet of a GRO-merged skb */
 	u8 tos;			/* IPv4 TOS or IPv6 traffic class */
 	u8 opcode;
 	u32 dqpn;
 	u16 sport;
+	u16 seg;		/* its index in a merged skb */
 	unsigned int l3off;
-	unsigned int len;	/* from the IP header to the end */
+	unsigned int hlen;	/* its IP and UDP headers */
+	unsigned int poff;	/* where its UDP payload (the BTH) is in the skb */
+	unsigned int len;	/* its length from the IP header to the end */
 	struct in6_addr saddr, daddr;	/* IPv4 as v4-mapped */
 };
 
 /*
- * Parse @skb (network header set) as IPv4/IPv6 + UDP to 4791 + BTH.
- * Returns false for anything else, including fragments.
+ * Parse @skb (network header set) as IPv4/IPv6 + UDP to 4791: the headers
+ * of the skb's first (or only) packet, not its BTH. Returns false for
+ * anything else, including fragments.
  */
 static bool rtune_parse(struct sk_buff *skb, bool v6, struct rtune_rx *rx)
 {
 	unsigned int l4off;
 	struct udphdr _uh;
 	const struct udphdr *uh;
-	u8 _bth[RTUNE_BTH_LEN];
-	const u8 *bth;
 
 	rx->v6 = v6;
+	rx->merged = false;
+	rx->seg = 0;
 	rx->l3off = skb_network_offset(skb);
 	if (!v6) {
 		const struct iphdr *iph = ip_hdr(skb);
@@ -85,12 +93,54 @@ static bool rtune_parse(struct sk_buff *skb, bool v6, struct rtune_rx *rx)
 	uh = skb_header_pointer(skb, l4off, sizeof(_uh), &_uh);
 	if (!uh || uh->dest != htons(ROCE_V2_UDP_DPORT))
 		return false;
-	bth = skb_header_pointer(skb, l4off + sizeof(*uh), sizeof(_bth), _bth);
+	rx->sport = ntohs(uh->source);
+	rx->poff = l4off + sizeof(*uh);
+	rx->hlen = rx->poff - rx->l3off;
+	return true;
+}
+
+/* Read the BTH of packet @rx (its payload at rx->poff). */
+static bool rtune_parse_bth(const struct sk_buff *skb, struct rtune_rx *rx)
+{
+	u8 _bth[RTUNE_BTH_LEN];
+	const u8 *bth;
+
+	bth = skb_header_pointer(skb, rx->poff, sizeof(_bth), _bth);
 	if (!bth)
 		return false;
-	rx->sport = ntohs(uh->source);
 	rx->opcode = rtune_bth_opcode(bth);
 	rx->dqpn = rtune_bth_dqpn(bth);
+	return true;
+}
+
+/*
+ * Copy the IP and UDP headers of packet @rx to @buf (rx->hlen bytes) as
+ * rxe will get them. A merged skb holds the first packet's headers only;
+ * udp_rcv_segment() gives every packet its own lengths and, on IPv4, the
+ * first packet's ID plus the packet's index (inet_gso_segment(): UDP GRO
+ * merged only packets whose IDs so follow each other). The addresses,
+ * ports, TOS and TTL are the same in every packet GRO merges.
+ */
+static bool rtune_rx_hdrs(const struct sk_buff *skb, const struct rtune_rx *rx,
+			  u8 *buf)
+{
+	struct udphdr *uh = (struct udphdr *)(buf + rx->hlen - sizeof(*uh));
+
+	if (skb_copy_bits(skb, rx->l3off, buf, rx->hlen))
+		return false;
+	if (!rx->merged)
+		return true;
+	uh->len = htons(rx->len - rx->hlen + sizeof(*uh));
+	if (!rx->v6) {
+		struct iphdr *iph = (struct iphdr *)buf;
+
+		iph->tot_len = htons(rx->len);
+		iph->id = htons(ntohs(iph->id) + rx->seg);
+	} else {
+		struct ipv6hdr *ip6h = (struct ipv6hdr *)buf;
+
+		ip6h->payload_len = htons(rx->len - sizeof(*ip6h));
+	}
 	return true;
 }
 
@@ -110,14 +160,16 @@ static bool rtune_rx_icrc_valid(const struct sk_buff *skb,
 	size_t hlen;
 	u32 crc;
 
-	if (rx->len < RTUNE_ICRC_LEN)
+	if (rx->hlen + RTUNE_BTH_LEN > sizeof(hbuf) ||
+	    rx->len < rx->hlen + RTUNE_BTH_LEN + RTUNE_ICRC_LEN)
 		return false;
-	end = rx->l3off + rx->len - RTUNE_ICRC_LEN;
-	n = min_t(unsigned int, sizeof(hbuf), end - rx->l3off);
-	p = skb_header_pointer(skb, rx->l3off, n, hbuf);
-	if (!p || rtune_icrc_begin(p, n, &hlen, &crc))
+	if (!rtune_rx_hdrs(skb, rx, hbuf) ||
+	    skb_copy_bits(skb, rx->poff, hbuf + rx->hlen, RTUNE_BTH_LEN) ||
+	    rtune_icrc_begin(hbuf, rx->hlen + RTUNE_BTH_LEN, &hlen, &crc) ||
+	    hlen < rx->hlen)
 		return false;
-	for (off = rx->l3off + hlen; off < end; off += n) {
+	end = rx->poff + rx->len - rx->hlen - RTUNE_ICRC_LEN;
+	for (off = rx->poff + hlen - rx->hlen; off < end; off += n) {
 		n = end - off;
 		if (off >= skb_headlen(skb) || n > skb_headlen(skb) - off)
 			n = min_t(unsigned int, n, sizeof(cbuf));
@@ -151,8 +203,11 @@ static void rtune_rp_cnp(struct rtune_dp *dp, struct sk_buff *skb,
 	bool cut;
 	u64 now;
 
-	pkt = rx->len <= sizeof(buf) ?
-		skb_header_pointer(skb, rx->l3off, rx->len, buf) : NULL;
+	/* The whole packet, its headers as rxe gets them (rtune_rx_hdrs()). */
+	pkt = rx->len <= sizeof(buf) && rx->len >= rx->hlen &&
+	      rtune_rx_hdrs(skb, rx, buf) &&
+	      !skb_copy_bits(skb, rx->poff, buf + rx->hlen, rx->len - rx->hlen) ?
+		buf : NULL;
 	if (!pkt || !rtune_icrc_valid(pkt, rx->len)) {
 		atomic64_inc(&dp->cnt.cnp_rejected_bad_icrc);
 		return;
@@ -272,6 +327,80 @@ static void rtune_np_rx(struct rtune_dp *dp, const struct sk_buff *skb,
 	spin_unlock_bh(&qp->lock);
 }
 
+/* Packet @rx of a merged skb: its UDP payload is @plen bytes at @off. */
+static void rtune_rx_seg(struct rtune_dp *dp, struct sk_buff *skb,
+			 struct rtune_rx *rx, unsigned int off, unsigned int plen)
+{
+	rx->poff = off;
+	rx->len = rx->hlen + plen;
+	/* Too short for a BTH: rxe drops it (rxe_rcv()). */
+	if (plen >= RTUNE_BTH_LEN && rtune_parse_bth(skb, rx)) {
+		atomic64_inc(&dp->cnt.rx_merged_pkts);
+		if (rx->opcode == RTUNE_BTH_OPCODE_CNP)
+			rtune_rp_cnp(dp, skb, rx);
+		else
+			rtune_np_rx(dp, skb, rx);
+	}
+	rx->seg++;
+}
+
+/*
+ * A GRO-merged skb (skb_is_gso() on receive): UDP GRO, with rx-gro-list
+ * (NETIF_F_GRO_FRAGLIST) on the netdev, chains datagrams of one flow that
+ * carry a UDP checksum into one skb before netfilter's LOCAL_IN (rxe's own
+ * packets, checksum 0, are never merged: udp_gro_receive_segment()); only
+ * UDP's receive path cuts it back into packets (udp_rcv_segment()), after
+ * this hook. So every packet in it is handled here as rxe will get it:
+ *
+ *   SKB_GSO_FRAGLIST   the skb's own data is the first packet; each skb of
+ *                      its frag_list is one more packet's UDP payload.
+ *   SKB_GSO_UDP_L4     (no frag_list) the payload is cut every gso_size
+ *                      bytes (a GSO skb from a local or virtio sender).
+ *
+ * gso_segs is not used: the walk is bounded by the skb's length, and one
+ * whose frag_list does not add up is left alone (rx_merged_refused).
+ * CNPs among the packets are taken but not consumed: the skb goes on, and
+ * rxe drops them as it drops every CNP.
+ */
+static void rtune_rx_merged(struct rtune_dp *dp, struct sk_buff *skb,
+			    struct rtune_rx *rx)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	unsigned int off = rx->poff, end = skb->len, plen;
+	struct sk_buff *frag;
+
+	plen = shinfo->gso_size;
+	if (!(shinfo->gso_type & SKB_GSO_UDP_L4) || !plen || off > end) {
+		atomic64_inc(&dp->cnt.rx_merged_refused);
+		return;
+	}
+	rx->merged = true;
+	if (shinfo->gso_type & SKB_GSO_FRAGLIST) {
+		skb_walk_frags(skb, frag) {
+			if (frag->len > end - off) {
+				atomic64_inc(&dp->cnt.rx_merged_refused);
+				return;
+			}
+			end -= frag->len;
+		}
+		atomic64_inc(&dp->cnt.rx_merged_skbs);
+		rtune_rx_seg(dp, skb, rx, off, end - off);
+		skb_walk_frags(skb, frag) {
+			rtune_rx_seg(dp, skb, rx, end, frag->len);
+			end += frag->len;
+		}
+		return;
+	}
+	/* No packet of it could hold a BTH: rxe drops them all. */
+	if (plen < RTUNE_BTH_LEN) {
+		atomic64_inc(&dp->cnt.rx_merged_refused);
+		return;
+	}
+	atomic64_inc(&dp->cnt.rx_merged_skbs);
+	for (; off < end; off += plen)
+		rtune_rx_seg(dp, skb, rx, off, min(plen, end - off));
+}
+
 static unsigned int rtune_local_in(struct sk_buff *skb, bool v6)
 {
 	struct rtune_dp *dp;
@@ -281,6 +410,12 @@ static unsigned int rtune_local_in(struct sk_buff *skb, bool v6)
 		return NF_ACCEPT;
 	dp = rtune_dp_by_ifindex(skb->dev->ifindex);
 	if (!dp || !rtune_parse(skb, v6, &rx))
+		return NF_ACCEPT;
+	if (skb_is_gso(skb)) {
+		rtune_rx_merged(dp, skb, &rx);
+		return NF_ACCEPT;
+	}
+	if (!rtune_parse_bth(skb, &rx))
 		return NF_ACCEPT;
 	if (rx.opcode == RTUNE_BTH_OPCODE_CNP) {
 		rtune_rp_cnp(dp, skb, &rx);

@@ -10,6 +10,13 @@
       COUNT (default 20) CE-marked RoCEv2 packets (SEND Only naming DQPN,
       correct ICRC) from SRC to DST over a raw IPv4 socket (root); DST may
       be the link's broadcast address.
+  forge_roce.py ce-csum SRC DST DQPN [COUNT]
+      as ce, with a correct non-zero UDP checksum, which rxe never sends
+      (back to back, UDP GRO with rx-gro-list merges them into one skb),
+      and a wrong ICRC, so that rxe drops each: a burst of 64 with a
+      correct one ended the QP they named in the lab.
+  forge_roce.py ce-badicrc SRC DST DQPN [COUNT]
+      as ce, with a wrong ICRC (rxe drops each), UDP checksum 0.
   forge_roce.py flood SRC DST COUNT [SEED]
       COUNT RoCEv2 packets (SEND Only, not ECN-marked, correct ICRC) from
       SRC to DST over a raw IPv4 socket (root), each naming a different
@@ -42,7 +49,16 @@ def bth(dqpn, psn):
 
 
 
-def ce_packet(src, dst, dqpn, ident, tos=0x03):
+def inet_csum(data):
+    if len(data) % 2:
+        data += b'\0'
+    s = sum(struct.unpack('>%dH' % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def ce_packet(src, dst, dqpn, ident, tos=0x03, csum=False, bad_icrc=False):
     payload = bth(dqpn, ident) + bytes(16)
     l4len = 8 + len(payload) + 4
     udp = struct.pack('>HHHH', 0xc321, 4791, l4len, 0)
@@ -50,7 +66,13 @@ def ce_packet(src, dst, dqpn, ident, tos=0x03):
     ip = struct.pack('>BBHHHBBH4s4s', 0x45, tos, 20 + l4len, ident, 0x4000, 64, 17, 0,
                      src.packed, dst.packed)
     pkt = ip + udp + payload
-    return pkt + icrc(pkt)
+    crc = icrc(pkt)  # the ICRC masks the UDP checksum: it may come after
+    pkt += bytes(b ^ 0xff for b in crc) if bad_icrc else crc
+    if csum:
+        c = inet_csum(src.packed + dst.packed + struct.pack('>BBH', 0, 17, l4len) +
+                      pkt[20:]) or 0xffff
+        pkt = pkt[:26] + struct.pack('>H', c) + pkt[28:]
+    return pkt
 
 
 def main():
@@ -64,7 +86,7 @@ def main():
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         for i in range(count):
             s.sendto(bth(dqpn, i) + bytes(20), (str(dst), 4791))
-    elif mode == 'ce' and len(sys.argv) >= 5:
+    elif mode in ('ce', 'ce-csum', 'ce-badicrc') and len(sys.argv) >= 5:
         src, dst = lab_addr(sys.argv[2]), lab_addr(sys.argv[3])
         dqpn = int(sys.argv[4], 0)
         count = int(sys.argv[5]) if len(sys.argv) > 5 else 20
@@ -73,7 +95,11 @@ def main():
         s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
         for i in range(count):
             # A non-zero ID: the kernel would pick one for 0, after the ICRC.
-            s.sendto(ce_packet(src, dst, dqpn, 0x2000 + i), (str(dst), 0))
+            # Consecutive IDs, DF: what GRO takes for one flow's packets.
+            merge = mode == 'ce-csum'
+            s.sendto(ce_packet(src, dst, dqpn, 0x2000 + i, csum=merge,
+                               bad_icrc=mode != 'ce'),
+                     (str(dst), 0))
     elif mode == 'flood' and len(sys.argv) >= 5:
         src, dst = lab_addr(sys.argv[2]), lab_addr(sys.argv[3])
         count = int(sys.argv[4])

@@ -39,6 +39,19 @@ for f in "${SUITE_FILES[@]}"; do
 	done <"$f"
 done
 
+# The other kernels (selftests/lab/kernels): one program per line,
+# "SERIES TIMEOUT SUITE...", run by scripts/kernel-check.sh (the module
+# built for that kernel, the suites in guests booting it). It takes two
+# cores (a two-host suite boots two guests). RTUNE_OTHER_KERNELS=0 leaves
+# them out.
+KERNEL_RUNS=()
+if [ "${RTUNE_OTHER_KERNELS:-1}" != 0 ] && [ -f selftests/lab/kernels ]; then
+	while read -r line; do
+		case $line in ''|'#'*) continue;; esac
+		KERNEL_RUNS+=("$line")
+	done <selftests/lab/kernels
+fi
+
 HOST_TESTS=()
 for f in selftests/unit/test_*; do
 	[ -x "$f" ] && [ ! -d "$f" ] && case $f in *.c|*.o|*.d) ;; *) HOST_TESTS+=("$f");; esac
@@ -70,6 +83,10 @@ if [ -n "$LIST" ]; then
 	for s in "${LAB_SUITES[@]}"; do
 		read -r h _ path _ <<<"$s"
 		echo "$path (lab, $h host$([ "$h" -gt 1 ] && echo s))"
+	done
+	for k in "${KERNEL_RUNS[@]}"; do
+		read -r series _ suites <<<"$k"
+		echo "kernel/$series (another kernel: build, $suites)"
 	done
 	exit 0
 fi
@@ -133,6 +150,11 @@ for s in "${LAB_SUITES[@]}"; do
 	selected "$path" || continue
 	J_KIND+=(lab) J_SPEC+=("$s") J_CORES+=("$hosts")
 done
+for k in "${KERNEL_RUNS[@]}"; do
+	read -r series _ <<<"$k"
+	selected "kernel/$series" || continue
+	J_KIND+=(kernel) J_SPEC+=("$k") J_CORES+=(2)
+done
 for i in "${!J_CORES[@]}"; do
 	((J_CORES[i] > JOBS)) && J_CORES[i]=$JOBS
 done
@@ -155,6 +177,16 @@ start_job() {
 		J_LOG[i]=$log
 		(
 			cd "$(dirname "$t")" && timeout "$tmo" "./$(basename "$t")"
+			echo $? >"$log.rc"
+		) >"$log" 2>&1 &
+	elif [ "${J_KIND[i]}" = kernel ]; then
+		read -r v tmo args <<<"${J_SPEC[i]}"
+		log="$OUT/kernel-$v.tap"
+		J_LOG[i]=$log
+		# $args unquoted: the suite patterns, split as written.
+		# shellcheck disable=SC2086
+		(
+			RTUNE_TEST_JOBS=${J_CORES[i]} RTUNE_OTHER_KERNELS=0 timeout "$tmo" scripts/kernel-check.sh "$v" $args
 			echo $? >"$log.rc"
 		) >"$log" 2>&1 &
 	else
@@ -181,6 +213,12 @@ finish_job() {
 	if [ "${J_KIND[i]}" = host ]; then
 		rc=$(cat "${J_LOG[i]}.rc" 2>/dev/null || echo 125)
 		account "${J_SPEC[i]}" "$rc" "${J_LOG[i]}" "$secs"
+		return
+	fi
+	if [ "${J_KIND[i]}" = kernel ]; then
+		read -r v _ <<<"${J_SPEC[i]}"
+		rc=$(cat "${J_LOG[i]}.rc" 2>/dev/null || echo 125)
+		account "kernel/$v" "$rc" "${J_LOG[i]}" "$secs"
 		return
 	fi
 	read -r hosts _ path _ <<<"${J_SPEC[i]}"

@@ -73,6 +73,8 @@ start() {
 # then hang in its final handshake (--tolerate-close), and the server gets
 # 30 s after the client is done (--grace).
 finish() { lab_perf_wait "$1"; }
+# hw NAME: one of rxe0's hw_counters.
+hw() { cat "/sys/class/infiniband/rxe0/ports/1/hw_counters/$1"; }
 col() { awk -v f="$1" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} $3=="live" {s+=$c[f]} END {print s+0}' "$P/qp_stats" 2>/dev/null; }
 # cnps: CNPs sent (host1) or accepted (host2) so far.
 cnps() { if ((LAB_HOST == 1)); then col cnp_sent; else col cnp_rcvd; fi; }
@@ -106,7 +108,7 @@ lab_barrier r1-done 200 || tap_bail "peer lost in round 1"
 # Round 2.
 start r2
 sleep 3
-tap_diag "round 2 before insmod: rxe sent_pkts $(cat /sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts) rcvd_pkts $(cat /sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_pkts)"
+tap_diag "round 2 before insmod: rxe sent_pkts $(hw sent_pkts) rcvd_pkts $(hw rcvd_pkts)"
 tap_ok "insmod under traffic, lab preset" load
 # (40 s: the state is dumped below while the client, SECS + 40 s, still runs)
 for _ in $(seq 200); do (( $(cnps) > 0 )) && break; sleep 0.2; done
@@ -121,8 +123,6 @@ lab_barrier r2-done 200 || tap_bail "peer lost in round 2"
 
 # Round 3: the order of a paced QP's packets across the rmmod.
 ORDER_KBPS=2000
-oos() { cat /sys/class/infiniband/rxe0/ports/1/hw_counters/out_of_seq_request; }
-dups() { cat /sys/class/infiniband/rxe0/ports/1/hw_counters/duplicate_request; }
 # the rate cap: the lab preset's maximum rate (pace_at_max) lowered
 cap() { printf %s "$1" >"$P/cc/staged/rp_max_rate_kbps" && printf 1 >"$P/cc/commit"; }
 paced() { col paced_pkts; }
@@ -145,16 +145,15 @@ if ((LAB_HOST == 2)); then
 	tap_diag "order: $(dmesg | grep -o 'waiting [0-9]* ms for the paced packets.*' | tail -n 1)"
 else
 	lab_barrier r3-rmmod 60 || tap_bail "peer lost in round 3"
-	o1=$(oos) d1=$(dups)
+	o1=$(hw out_of_seq_request) d1=$(hw duplicate_request)
 fi
-
 finish r3
 prc=$?
 tap_eq "order: round 3 transfer completed" 0 "$prc"
 if ((LAB_HOST == 1)); then
-	o2=$(oos)
+	o2=$(hw out_of_seq_request)
 	tap_diag "order: out_of_seq_request $o1 at the sender's rmmod, $o2 after the transfer;" \
-		"duplicate_request $d1, $(dups)"
+		"duplicate_request $d1, $(hw duplicate_request)"
 	tap_eq "order: no packet out of order after the sender's rmmod" 0 "$((o2 - o1))"
 else
 	tap_ok "order: insmod again, lab preset" load

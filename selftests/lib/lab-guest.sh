@@ -299,7 +299,8 @@ lab_roce_gid_index() {
 LAB_PERF_PORT=18515
 _LAB_PERF_NAME=
 declare -gA _LAB_PERF_PID=() _LAB_PERF_RC=() _LAB_PERF_TMO=() \
-	_LAB_PERF_GRACE=() _LAB_PERF_TOL=() _LAB_PERF_EXIT=() _LAB_PERF_CAL=()
+	_LAB_PERF_GRACE=() _LAB_PERF_TOL=() _LAB_PERF_EXIT=() _LAB_PERF_CAL=() \
+	_LAB_PERF_PORT=()
 
 _lab_perf_err() { # NAME MESSAGE: reason and the end of NAME's log
 	local log=$LAB_HOST_DIR/$1.log
@@ -341,6 +342,7 @@ lab_perf_start() {
 	_lab_name_ok "$name" || return 2
 	_LAB_PERF_NAME=$name
 	_LAB_PERF_TMO[$name]=$tmo _LAB_PERF_GRACE[$name]=$grace _LAB_PERF_TOL[$name]=$tol
+	_LAB_PERF_PORT[$name]=$port
 	_LAB_PERF_RC[$name]='' _LAB_PERF_PID[$name]='' _LAB_PERF_EXIT[$name]=''
 	case $LAB_HOST in
 	1) _lab_perf_server "$name" "$port" "$@";;
@@ -527,52 +529,26 @@ lab_perf_exit() {
 lab_perf_uncalibrated() {
 	# perftest may try more than once: only a result line of 0.00 MB/s
 	# (bandwidth) or inf/nan (latency) after the warning has no figures.
-	awk '/^Correlation coefficient r\^2/ {w = 1; next}
-		/BW average/ {bw = 1}
-		$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 4 {line = $0; avg = $4}
-		END {exit !(w && (line ~ /inf|nan/ || (bw && line != "" && avg + 0 == 0)))}' \
-		"$LAB_HOST_DIR/$1.log" 2>/dev/null
-}
-
-# _lab_perf_args NAME OFFSET N ARGS...: lab_perf_start's ARGS for repeat N
-# of NAME, in _lab_perf_rerun: named NAME-againN, OFFSET added to the port
-# (lab_perf_start's options: those that take a value, the one that does
-# not, the name).
-_lab_perf_rerun=()
-_lab_perf_args() {
-	local name=$1 off=$2 n=$3 a prev='' seen='' port=''
-	shift 3
-	_lab_perf_rerun=()
-	for a; do
-		if [[ -z $seen ]]; then
-			case $prev in
-			--port) port=$a; a=$((a + off));;
-			--timeout|--grace|--tries|--connect) ;;
-			*)	case $a in
-				--) seen=1;;
-				-*) ;;
-				*) a=$name-again$n;;
-				esac;;
-			esac
-		fi
-		_lab_perf_rerun+=("$a")
-		prev=$a
-	done
-	[[ -n $port ]] || _lab_perf_rerun=(--port $((LAB_PERF_PORT + off)) "${_lab_perf_rerun[@]}")
+	local log=$LAB_HOST_DIR/$1.log line
+	grep -q '^Correlation coefficient r\^2' "$log" 2>/dev/null || return 1
+	line=$(lab_perf_result "$1") || return 1
+	[[ $line == *inf* || $line == *nan* ]] && return 0
+	grep -q 'BW average' "$log" && awk '{exit !($4 + 0 == 0)}' <<<"$line"
 }
 
 # How often --calibrated runs a perftest again (after the first run).
 LAB_PERF_RECAL=2
 
 lab_perf_run() {
-	local -a args=()
-	local cal='' name cur rc a seen='' n
-	for a; do
-		[[ $a == --calibrated && -z $seen ]] && { cal=1; continue; }
-		[[ $a == -- ]] && seen=1
-		args+=("$a")
+	local -a opts=() cmd=()
+	local cal='' name cur rc a n
+	# OPTIONS NAME, then -- CMD...; --calibrated is lab_perf_run's own.
+	while (($#)) && [[ $1 != -- ]]; do
+		[[ $1 == --calibrated ]] && cal=1 || opts+=("$1")
+		shift
 	done
-	lab_perf_start "${args[@]}"
+	cmd=("$@")
+	lab_perf_start "${opts[@]}" "${cmd[@]}"
 	rc=$?
 	name=$_LAB_PERF_NAME
 	[[ -n $name ]] || return "$rc"
@@ -593,11 +569,11 @@ lab_perf_run() {
 		[[ $a == 1 ]] || break
 		_lab_err "perftest $cur: could not calibrate its clock (r^2 < 0.9): running it again"
 		mv -f "$LAB_HOST_DIR/$cur.log" "$LAB_HOST_DIR/$name.uncal$n.log"
-		_lab_perf_args "$name" $((500 * n)) "$n" "${args[@]}"
 		cur=$name-again$n
 		# The last try's verdict counts a failed calibration (3).
 		((n == LAB_PERF_RECAL)) && _LAB_PERF_CAL[$cur]=1
-		lab_perf_start "${_lab_perf_rerun[@]}"
+		# lab_perf_start takes the last --port and the last name given.
+		lab_perf_start "${opts[@]}" --port $((_LAB_PERF_PORT[$name] + 500 * n)) "$cur" "${cmd[@]}"
 		rc=$?
 		if [[ -n $_LAB_PERF_NAME ]]; then
 			lab_perf_wait "$cur"

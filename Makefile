@@ -66,7 +66,7 @@ export SANITIZE
 TOOLS := tools/rocetune tools/dcqcn-sim
 
 .PHONY: all module tools deps lab check unit selftests lint sparse \
-	checkpatch clean kdir-check kernels matrix
+	checkpatch clean kdir-check kernels matrix check-deps
 
 all: module tools
 
@@ -104,9 +104,18 @@ lab: deps
 	$(MAKE) -j$(NPROC) all
 	selftests/lab/demo.sh
 
+# make check also builds for and boots the other kernels listed in
+# selftests/lab/kernels (Documentation/kernels.rst, "In make check"), so
+# it installs them; RTUNE_OTHER_KERNELS=0 leaves them out.
+CHECK_KERNELS := $(if $(filter 0,$(RTUNE_OTHER_KERNELS)),,$(shell \
+	sed -n 's/^\([0-9][0-9.]*\)[[:space:]].*/\1/p' selftests/lab/kernels 2>/dev/null))
+
+check-deps:
+	scripts/install-deps.sh$(if $(CHECK_KERNELS), --kernels "$(CHECK_KERNELS)")
+
 # The builds of check use every core (kbuild and the unit tests build in
 # parallel); the tests then run side by side (selftests/run_tests.sh).
-check: deps
+check: check-deps
 	$(MAKE) -j$(NPROC) all SANITIZE=1
 	$(MAKE) -j$(NPROC) -C selftests/unit all
 	selftests/run_tests.sh

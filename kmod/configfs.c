@@ -210,6 +210,8 @@ static ssize_t rtune_port_pacing_show(struct config_item *item, char *page)
 
 	if (!dp)
 		return sysfs_emit(page, "unsupported\n");
+	if (!rtune_pacing_safe())
+		return sysfs_emit(page, "unavailable old-rxe\n");
 	active = rtune_pacing_check(dp, id, sizeof(id), false);
 	return sysfs_emit(page, "%s %s\n", active ? "active" : "inactive", id);
 }

@@ -220,6 +220,7 @@ int rtune_cnp_send(struct rtune_dp *dp, const struct rtune_dp_params *p, bool v6
 		   u32 dqpn, u16 sport);
 
 /* pacing.c */
+bool rtune_pacing_safe(void);
 bool rtune_pacing_check(struct rtune_dp *dp, char *id, size_t idlen, bool update);
 unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 			     unsigned int l4off);

@@ -32,6 +32,7 @@
 #include "datapath.h"
 #include "qp_hash.h"
 #include "compat/compat.h"
+#include "compat/rdma.h"
 
 /*
  * How far ahead of now the pacing clock may run. fq drops a packet whose
@@ -66,8 +67,26 @@ static bool rtune_skb_from_rxe(const struct rtune_dp *dp, const struct sk_buff *
 }
 
 /*
- * Is the egress qdisc of @dp fq? Copies the root qdisc's id to @id. With
- * @update, records the answer and logs every change.
+ * A kernel whose rxe is taken to free a destroyed QP's CQs and PD under
+ * its queued packets (rtune_compat_rxe_outlives_packets()) gets no
+ * pacing: a packet held in fq could then outlive them. This parameter is
+ * for a distribution kernel that has the newer rxe all the same.
+ */
+static bool rtune_force_rxe_pacing;
+module_param_named(force_rxe_pacing, rtune_force_rxe_pacing, bool, 0444);
+MODULE_PARM_DESC(force_rxe_pacing,
+		 "pace rxe's packets even on a kernel before 6.1, whose rxe is taken to free a destroyed QP's objects while its packets wait (default: no)");
+
+/* Whether rxe's packets may wait in fq past their QP's destruction. */
+bool rtune_pacing_safe(void)
+{
+	return rtune_compat_rxe_outlives_packets() || rtune_force_rxe_pacing;
+}
+
+/*
+ * Is the egress qdisc of @dp fq, and may packets wait there? Copies the
+ * root qdisc's id to @id. With @update, records the answer and logs every
+ * change.
  */
 bool rtune_pacing_check(struct rtune_dp *dp, char *id, size_t idlen, bool update)
 {
@@ -76,6 +95,15 @@ bool rtune_pacing_check(struct rtune_dp *dp, char *id, size_t idlen, bool update
 	bool active = false;
 	bool was;
 
+	if (!rtune_pacing_safe()) {
+		strscpy(id, "old-rxe", idlen);
+		if (update && !dp->pacing_reported)
+			pr_warn("%s: pacing UNAVAILABLE: this kernel's rdma_rxe is taken to free a destroyed QP's CQs and PD while its packets may still wait in a qdisc (before Linux 6.1), so no packet is held; DCQCN rates and rate caps are not enforced (force_rxe_pacing=1 for a kernel with the newer rxe)\n",
+				dev_name(&dp->dev->ibdev->dev));
+		if (update)
+			dp->pacing_reported = true;
+		return false;
+	}
 	strscpy(id, "none", idlen);
 	rcu_read_lock();
 	ndev = dev_get_by_index_rcu(&init_net, dp->ifindex);
@@ -222,8 +250,10 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 		atomic64_inc(&dp->cnt.pacing_clamped_pkts);
 	if (limited) {
 		atomic64_inc(&dp->cnt.unpaced_pkts);
-		pr_warn_ratelimited("%s: QP %u needs pacing but the egress qdisc is not fq: rate not enforced\n",
-				    dev_name(&dp->dev->ibdev->dev), qp->qpn);
+		pr_warn_ratelimited("%s: QP %u needs pacing, but %s: rate not enforced\n",
+				    dev_name(&dp->dev->ibdev->dev), qp->qpn,
+				    rtune_pacing_safe() ? "the egress qdisc is not fq" :
+				    "pacing is unavailable with this kernel's rxe");
 	}
 	return NF_ACCEPT;
 }

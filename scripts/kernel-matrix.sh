@@ -67,18 +67,7 @@ fi
 [[ -n $kernels ]] || { echo "kernel-matrix: no kernel with headers and image" >&2; exit 2; }
 
 # The tree's files as a release would have them, plus untracked work.
-copy_tree() {
-	local dst=$1
-	rm -rf "$dst"
-	mkdir -p "$dst"
-	if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
-		git -C "$TOP" ls-files -z --cached --others --exclude-standard |
-			(cd "$TOP" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
-			(cd "$TOP" && tar --null -T - -cf -) | tar -xf - -C "$dst"
-	else
-		tar -C "$TOP" --exclude=./build -cf - . | tar -xf - -C "$dst"
-	fi
-}
+copy_tree() { scripts/copy-tree.sh "$1"; }
 
 # tap_counts FILE: "P/F/S" over the TAP test points in FILE (nested TAP
 # behind "# " not counted twice: only top-level lines).

@@ -34,6 +34,7 @@ OUT=${RTUNE_TEST_OUT:-$TOP/build/tests}
 # fail, the other suites' failures mean little.
 LAB_SUITES=()
 HOST_TESTS=()
+KERNEL_RUNS=()
 if [ -n "${RTUNE_TEST_LIST:-}" ]; then
 	[ -r "$RTUNE_TEST_LIST" ] || { echo "run_tests: RTUNE_TEST_LIST: cannot read $RTUNE_TEST_LIST" >&2; exit 2; }
 	while read -r line; do
@@ -52,6 +53,18 @@ else
 			LAB_SUITES+=("$line")
 		done <"$f"
 	done
+
+	# The other kernels (selftests/lab/kernels): one program per line,
+	# "SERIES TIMEOUT SUITE...", run by scripts/kernel-check.sh (the module
+	# built for that kernel, the suites in guests booting it). It takes two
+	# cores (a two-host suite boots two guests). RTUNE_OTHER_KERNELS=0
+	# leaves them out.
+	if [ "${RTUNE_OTHER_KERNELS:-1}" != 0 ] && [ -f selftests/lab/kernels ]; then
+		while read -r line; do
+			case $line in ''|'#'*) continue;; esac
+			KERNEL_RUNS+=("$line")
+		done <selftests/lab/kernels
+	fi
 
 	for f in selftests/unit/test_*; do
 		[ -x "$f" ] && [ ! -d "$f" ] && case $f in *.c|*.o|*.d) ;; *) HOST_TESTS+=("$f");; esac
@@ -84,6 +97,10 @@ if [ -n "$LIST" ]; then
 	for s in "${LAB_SUITES[@]}"; do
 		read -r h _ path _ <<<"$s"
 		echo "$path (lab, $h host$([ "$h" -gt 1 ] && echo s))"
+	done
+	for k in "${KERNEL_RUNS[@]}"; do
+		read -r series _ suites <<<"$k"
+		echo "kernel/$series (another kernel: build, $suites)"
 	done
 	exit 0
 fi
@@ -148,6 +165,11 @@ for s in "${LAB_SUITES[@]}"; do
 	selected "$path" || continue
 	J_KIND+=(lab) J_SPEC+=("$s") J_CORES+=("$hosts")
 done
+for k in "${KERNEL_RUNS[@]}"; do
+	read -r series _ <<<"$k"
+	selected "kernel/$series" || continue
+	J_KIND+=(kernel) J_SPEC+=("$k") J_CORES+=(2)
+done
 for i in "${!J_CORES[@]}"; do
 	((J_CORES[i] < 1)) && J_CORES[i]=1
 	((J_CORES[i] > JOBS)) && J_CORES[i]=$JOBS
@@ -171,6 +193,16 @@ start_job() {
 		J_LOG[i]=$log
 		(
 			cd "$(dirname "$t")" && timeout "$tmo" "./$(basename "$t")"
+			echo $? >"$log.rc"
+		) >"$log" 2>&1 &
+	elif [ "${J_KIND[i]}" = kernel ]; then
+		read -r v tmo args <<<"${J_SPEC[i]}"
+		log="$OUT/kernel-$v.tap"
+		J_LOG[i]=$log
+		# $args unquoted: the suite patterns, split as written.
+		# shellcheck disable=SC2086
+		(
+			RTUNE_TEST_JOBS=${J_CORES[i]} RTUNE_OTHER_KERNELS=0 timeout "$tmo" scripts/kernel-check.sh "$v" $args
 			echo $? >"$log.rc"
 		) >"$log" 2>&1 &
 	else
@@ -197,6 +229,12 @@ finish_job() {
 	if [ "${J_KIND[i]}" = host ]; then
 		rc=$(cat "${J_LOG[i]}.rc" 2>/dev/null || echo 125)
 		account "${J_SPEC[i]}" "$rc" "${J_LOG[i]}" "$secs"
+		return
+	fi
+	if [ "${J_KIND[i]}" = kernel ]; then
+		read -r v _ <<<"${J_SPEC[i]}"
+		rc=$(cat "${J_LOG[i]}.rc" 2>/dev/null || echo 125)
+		account "kernel/$v" "$rc" "${J_LOG[i]}" "$secs"
 		return
 	fi
 	read -r hosts _ path _ <<<"${J_SPEC[i]}"

@@ -4,7 +4,10 @@
  * place. Each difference is detected by compiling a probe against the
  * target kernel's headers (kmod/compat/conftest.sh, run by Kbuild through
  * compat/kbuild.mk, writes compat_generated.h), never by comparing version
- * numbers, so distribution backports are honoured.
+ * numbers, so distribution backports are honoured. The one exception is a
+ * property of rdma_rxe's internals that no header shows
+ * (rtune_compat_rxe_outlives_packets() in rdma.h), which a module
+ * parameter can override.
  */
 #ifndef _ROCETUNE_COMPAT_H
 #define _ROCETUNE_COMPAT_H

@@ -11,6 +11,7 @@
 #include <linux/bitops.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 #include <rdma/ib_verbs.h>
 
 #include "compat_generated.h"
@@ -96,6 +97,28 @@ rtune_compat_hw_stat_enabled(const struct rdma_hw_stats *stats, int i)
 #else
 	return true;
 #endif
+}
+
+/*
+ * Whether rdma_rxe keeps a destroyed QP's CQs, PD and SRQ until the last
+ * of the QP's packets is freed, so that a packet may wait in a qdisc past
+ * the QP's destruction. 6.1's rxe does: its destroy_qp waits for every
+ * reference to the QP (__rxe_cleanup() in rxe_pool.c), and each packet
+ * holds one until it is freed (rxe_send()). 5.10's does not: destroy_qp
+ * returns at once, the RDMA core frees the CQ as soon as the application
+ * destroys it, and when the last queued packet is freed later,
+ * rxe_qp_do_cleanup() drops its references to the CQ in freed memory
+ * (the refcount_t warning that Documentation/kernels.rst records).
+ *
+ * No header tells which rxe a kernel has: this is rocetune's one
+ * comparison of version numbers. Kernels before 6.1 are taken to have the
+ * old rxe (those between 5.10 and 6.1 were not read); a distribution
+ * kernel with the newer rxe backported says so with the module parameter
+ * force_rxe_pacing (pacing.c).
+ */
+static inline bool rtune_compat_rxe_outlives_packets(void)
+{
+	return LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0);
 }
 
 #endif /* _ROCETUNE_COMPAT_RDMA_H */

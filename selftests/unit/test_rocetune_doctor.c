@@ -491,6 +491,13 @@ static void test_faults(void)
 	tap_check(!strcmp(ev_s("pacing-inactive", "root_qdisc"), "pfifo_fast") &&
 		  !strcmp(res.f[0].fix, "tc qdisc replace dev dcb0 root fq"),
 		  "pacing: the qdisc, and the tc command");
+	snprintf(d.pacing, sizeof(d.pacing), "unavailable old-rxe");
+	EXPECT(&s, &prof, "pacing-inactive", "pacing unavailable (old rxe)");
+	tap_check(!strcmp(ev_s("pacing-inactive", "pacing"), "unavailable old-rxe") &&
+		  strstr(res.f[0].summary, "before 6.1") &&
+		  strstr(res.f[0].fix, "force_rxe_pacing=1") &&
+		  !strstr(res.f[0].fix, "tc qdisc"),
+		  "pacing unavailable: the kernel named, no qdisc advice");
 	snprintf(d.pacing, sizeof(d.pacing), "unsupported");
 	EXPECT(&s, &prof, "clean", "pacing unsupported (not rxe): no finding");
 
@@ -643,7 +650,7 @@ int main(void)
 {
 	struct rtune_diags dg = { 0 };
 
-	tap_plan(104);
+	tap_plan(106);
 	if (profile_parse_text("lab.conf", lab_profile, sizeof(lab_profile) - 1, &prof, &dg) ||
 	    profile_validate(&prof, &dg)) {
 		diag_print(&dg, stdout);

@@ -700,13 +700,25 @@ static void r_cm_tos(const struct rtune_doc_snap *s, int i, struct rtune_doc_res
 	    d->l.ibdev, d->l.port);
 }
 
-/* rocetune.ko's Soft-RoCE pacing cannot pace: the root qdisc is not fq. */
+/*
+ * rocetune.ko's Soft-RoCE pacing cannot pace: the root qdisc is not fq
+ * ("inactive <qdisc>"), or the kernel's rxe is too old to let packets
+ * wait past their QP ("unavailable old-rxe", Documentation/kernels.rst).
+ */
 static void r_pacing(const struct rtune_doc_snap *s, int i, struct rtune_doc_result *r)
 {
 	const struct rtune_doc_port *d = &s->p[i];
 	struct rtune_doc_finding *f;
 	const char *qd;
 
+	if (!strncmp(d->pacing, "unavailable ", 12)) {
+		f = add(r, "pacing-inactive", DOC_WARNING, i, -1);
+		summary(f, "%s (%s/%u): Soft-RoCE pacing unavailable: this kernel's rxe (before 6.1) frees a destroyed QP's CQs under its queued packets, so DCQCN's rate cuts are not enforced",
+			dev_name(d), d->l.ibdev, d->l.port);
+		ev_str(f, "pacing", d->pacing);
+		fix(f, "boot Linux 6.1 or later; if this kernel's rxe has 6.1's QP teardown backported, load rocetune with force_rxe_pacing=1");
+		return;
+	}
 	/* a port set down has the noop qdisc until it is up again */
 	if (strncmp(d->pacing, "inactive", 8) || rtune_doc_link_down(&d->s))
 		return;

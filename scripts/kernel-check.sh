@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One other kernel in make check: build rocetune.ko and rocetune_dcbsim.ko
+# W=1 for the installed kernel of SERIES in a copy of the tree
+# (build/kernels/<release>/src, so this checkout stays built for its own
+# kernel), then run SUITEs (selftests/run_tests.sh patterns) there, in
+# guests booting that kernel. Prints TAP: the build, then one point per
+# suite program, the suites' own TAP nested behind "# ".
+#
+#   scripts/kernel-check.sh SERIES SUITE...
+#
+# selftests/run_tests.sh runs it for each line of selftests/lab/kernels.
+# The tool is the checkout's build (it does not depend on the kernel).
+# A kernel that is not installed skips (exit 4) with the reason; with
+# CI=true it fails, since make check installs it (install-deps.sh).
+# Needs a built tool (make check builds it) and the lab (run it under the
+# lab lock, as every lab run).
+
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP" || exit 1
+# shellcheck source=selftests/lib/tap.sh
+. selftests/lib/tap.sh
+
+series=${1:-}
+[[ $series =~ ^[0-9]+\.[0-9]+$ && $# -ge 2 ]] || {
+	echo "usage: $0 SERIES SUITE..." >&2
+	exit 2
+}
+shift
+suites=("$@")
+
+rel=$(scripts/kernel.sh --list | awk -v s="$series" \
+	'index($1, s ".") == 1 && / headers, image/ { print $1 }' | sort -V | tail -n 1)
+if [[ -z $rel ]]; then
+	why="kernel $series not installed (scripts/install-deps.sh --kernels $series)"
+	if [[ ${CI:-} == true ]]; then
+		echo "1..1"
+		echo "not ok 1 kernel $series: $why; make check installs it in CI"
+		exit 1
+	fi
+	tap_skip_all "$why"
+fi
+
+dir=$TOP/build/kernels/$rel
+src=$dir/src
+tool=tools/rocetune/rocetune
+[[ -x $tool ]] || { echo "kernel-check: $tool not built (make check builds it)" >&2; exit 1; }
+
+# The plan comes last: a two-host suite gives one point per host.
+echo "TAP version 13"
+echo "# kernel $rel, suites: ${suites[*]}"
+t0=$SECONDS
+scripts/copy-tree.sh "$src" || exit 1
+cp -p "$tool" "$src/$tool"
+(cd "$src" && env -u KDIR -u LAB_KVER -u RTUNE_KERNEL \
+	make module KVER="$rel" -j"$(nproc)") >"$dir/build.log" 2>&1
+rc=$?
+warn=$(grep -c 'warning:' "$dir/build.log")
+n=1
+if ((rc == 0 && warn == 0)); then
+	echo "ok $n build W=1 for $rel ($((SECONDS - t0)) s)"
+else
+	grep -E 'error|warning:' "$dir/build.log" | head -n 20 | sed 's/^/# /'
+	echo "not ok $n build W=1 for $rel: exit $rc, $warn warning(s); log $dir/build.log"
+	echo "1..$n"
+	exit 1
+fi
+
+# The suites, side by side on this program's cores (run_tests.sh gives it
+# RTUNE_TEST_JOBS); the lab's initramfs cache is the checkout's.
+(cd "$src" && env -u KDIR -u RTUNE_KERNEL KVER="$rel" LAB_KVER="$rel" \
+	LAB_BUILD_DIR="$TOP/build/lab" RTUNE_TEST_OUT="$dir/tests" \
+	selftests/run_tests.sh "${suites[@]}") >"$dir/suites.tap" 2>&1
+src_rc=$?
+sed 's/^/# /' "$dir/suites.tap"
+fail=0
+while read -r line; do
+	n=$((n + 1))
+	case $line in
+	ok*'# SKIP'*) name=${line#*selftests: }; echo "ok $n ${name%% # SKIP*} on $rel # SKIP" ;;
+	ok*) echo "ok $n ${line#*selftests: } on $rel" ;;
+	*) echo "not ok $n ${line#*selftests: } on $rel"; fail=1 ;;
+	esac
+done < <(grep -E '^(not )?ok [0-9]+ selftests: ' "$dir/suites.tap")
+# Every pattern must have run something: a typo is not a pass.
+for s in "${suites[@]}"; do
+	grep -qE "^(not )?ok [0-9]+ selftests: .*$s" "$dir/suites.tap" && continue
+	n=$((n + 1))
+	echo "not ok $n $s on $rel: no such suite ran (run_tests.sh exit $src_rc)"
+	fail=1
+done
+((src_rc == 0)) || fail=1
+echo "1..$n"
+exit "$fail"

@@ -15,7 +15,9 @@
 # host1 checks, against an nftables counter in the filter table (which
 # runs just before rocetune's hook and counts skbs and their bytes), that
 # the bursts were merged (fewer skbs than packets) and that ce_rcvd counts
-# every packet that arrived, not every skb.
+# every packet that arrived, not every skb. host2 resumes its stopped
+# client only after host1 has read: the client's -D ran out while it
+# was stopped, so it ends at once, and the server destroys the QP.
 #
 # Run on the host:   selftests/dcqcn/gro-fraglist.sh [lab-run options]
 
@@ -120,6 +122,7 @@ round() {
 		ce=$((c - c0))
 		tap_diag "$name: after: $(dpc_all)"
 		tap_diag "$name: sent $((count * bursts)); reached LOCAL_IN: $segs packets in $skbs skbs ($((b - b0)) bytes); ce_rcvd +$ce"
+		lab_barrier "$name-read" 60
 	else
 		lab_barrier "$name-ready" 60
 		for _ in $(seq "$bursts"); do
@@ -128,6 +131,10 @@ round() {
 			sleep 0.2
 		done
 		lab_barrier "$name-sent" 120
+		# The client stays stopped until host1 has read: resumed, it
+		# ends the run at once (its -D ran out while stopped) and host1's
+		# server then destroys the QP.
+		lab_barrier "$name-read" 60
 	fi
 }
 

@@ -41,6 +41,7 @@ fi
 
 . "$here/../lib/lab-guest.sh"
 . "$here/../kmod/lib.sh"
+. "$here/qp-lib.sh"
 lab_hosts 2 || tap_skip_all "$LAB_WHY: forged and hostile RoCE packets between two guests"
 P=$RT/rxe0/ports/1
 PORT=18515
@@ -62,20 +63,6 @@ if ((LAB_HOST == 2)); then
 fi
 lab_barrier up 120 || tap_bail "peer not up"
 
-# col FIELD: the live QP's column of qp_stats (the first one).
-col() { awk -v f="$1" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} $3=="live" {print $c[f]; exit}' "$P/qp_stats"; }
-# dpc NAME: a dp_counters value (0 if the module has no such counter).
-dpc() { awk -v n="$1" '$1==n {v=$2} END {print v+0}' "$P/dp_counters"; }
-# live_qpn: the live QP's number once there is one (up to 30 s).
-live_qpn() {
-	local q _
-	for _ in $(seq 300); do
-		q=$(col qpn)
-		[[ -n $q ]] && { echo "$q"; return 0; }
-		sleep 0.1
-	done
-	return 1
-}
 # stable FIELD: wait until the live QP's FIELD stops moving for 1 s.
 stable() {
 	local a b _

@@ -32,6 +32,7 @@ fi
 
 . "$here/../lib/lab-guest.sh"
 . "$here/../kmod/lib.sh"
+. "$here/qp-lib.sh"
 lab_hosts 2 || tap_skip_all "$LAB_WHY: forged RoCE packets between two guests"
 P=$RT/rxe0/ports/1
 PORT=18535
@@ -54,22 +55,6 @@ tap_ok "insmod rocetune.ko" rtune_load
 wait_for test -d "$P" || tap_bail "no configfs tree"
 lab_barrier up 120 || tap_bail "peer not up"
 
-# col FIELD [QPN]: the live QP's column of qp_stats (the first one, or QPN).
-col() {
-	awk -v f="$1" -v q="${2:-}" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next}
-		$3=="live" && (q=="" || $1==q) {print $c[f]; exit}' "$P/qp_stats"
-}
-# dpc NAME: a dp_counters value (0 if the module has no such counter).
-dpc() { awk -v n="$1" '$1==n {v=$2} END {print v+0}' "$P/dp_counters"; }
-live_qpn() {
-	local q _
-	for _ in $(seq 300); do
-		q=$(col qpn)
-		[[ -n $q ]] && { echo "$q"; return 0; }
-		sleep 0.1
-	done
-	return 1
-}
 # nft_field packets|bytes: the forged flow's counter in host1's filter table.
 nft_field() {
 	nft list chain inet rtune_gro input |

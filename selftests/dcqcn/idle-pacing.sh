@@ -33,6 +33,7 @@ fi
 
 . "$here/../lib/lab-guest.sh"
 . "$here/../kmod/lib.sh"
+. "$here/qp-lib.sh"
 lab_hosts 2 || tap_skip_all "$LAB_WHY: paced traffic between two guests"
 P=$RT/rxe0/ports/1
 PORT=18515
@@ -65,12 +66,8 @@ if ((LAB_HOST == 1)); then
 	tap_done
 fi
 
-# col FIELD: the live QP's column of qp_stats.
-col() { awk -v f="$1" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} $3=="live" {print $c[f]; exit}' "$P/qp_stats"; }
 # within MBPS TARGET: MBPS is within 10 % of TARGET.
 within() { awk -v m="$1" -v c="$2" 'BEGIN {exit !(m >= 0.9 * c && m <= 1.1 * c)}'; }
-# dpc NAME: a dp_counters value.
-dpc() { awk -v n="$1" '$1==n {v=$2} END {print v+0}' "$P/dp_counters"; }
 # capped WHAT MBPS TARGET: the rate check of step WHAT, or with pacing
 # unavailable, the check that nothing was held (paced_pkts still 0, and
 # unpaced_pkts grew since step 1) and a skip for the rate.
@@ -90,12 +87,7 @@ read -r pstate pwhy <"$P/pacing"
 tap_diag "pacing: $pstate $pwhy"
 unpaced0=$(dpc unpaced_pkts)
 
-qpn=
-for _ in $(seq 300); do
-	qpn=$(col qpn)
-	[[ -n $qpn ]] && break
-	sleep 0.1
-done
+qpn=$(live_qpn)
 tap_eq "the QP is live in qp_stats" 1 "$([[ -n $qpn ]] && echo 1 || echo 0)"
 sleep 3
 tap_diag "unpaced: $(lab_tx_mbps eth0 2) Mbit/s"

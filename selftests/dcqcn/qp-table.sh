@@ -41,6 +41,7 @@ fi
 
 . "$here/../lib/lab-guest.sh"
 . "$here/../kmod/lib.sh"
+. "$here/qp-lib.sh"
 lab_hosts 2 || tap_skip_all "$LAB_WHY: forged RoCE floods and QPs reconnected between two guests"
 P=$RT/rxe0/ports/1
 PORT=18525
@@ -82,12 +83,6 @@ if ((LAB_HOST == 2)); then
 fi
 lab_barrier up 120 || tap_bail "peer not up"
 
-# dpc NAME: a dp_counters value (0 if the module has no such counter).
-dpc() { awk -v n="$1" '$1==n {v=$2} END {print v+0}' "$P/dp_counters"; }
-# qcol QPN FIELD: QP QPN's FIELD in qp_stats (empty if not tracked).
-qcol() {
-	awk -v q="$1" -v f="$2" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} $1==q {print $c[f]; exit}' "$P/qp_stats"
-}
 live_count() { awk 'NR>1 && $3=="live"' "$P/qp_stats" | wc -l; }
 objs_qp() { awk '$1=="qp" {print $2}' "$RTUNE_OBJECTS"; }
 

@@ -39,6 +39,7 @@ fi
 
 . "$here/../lib/lab-guest.sh"
 . "$here/../kmod/lib.sh"
+. "$here/qp-lib.sh"
 lab_hosts 2 || tap_skip_all "$LAB_WHY: hostile packets sent from one guest to another"
 P=$RT/rxe0/ports/1
 ALT=198.18.1.103
@@ -72,10 +73,6 @@ else
 fi
 lab_barrier up 120 || tap_bail "peer not up"
 
-dpc() { awk -v n="$1" '$1==n {v=$2} END {print v+0}' "$P/dp_counters"; }
-qcol() {
-	awk -v q="$1" -v f="$2" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} $1==q {print $c[f]; exit}' "$P/qp_stats"
-}
 objs_qp() { awk '$1=="qp" {print $2}' "$RTUNE_OBJECTS"; }
 sunreclaim_kb() { awk '$1=="SUnreclaim:" {print $2}' /proc/meminfo; }
 nft_count() {

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Readers of one rxe port's datapath files for the DCQCN suites, sourced
+# after kmod/lib.sh. The caller sets P to the port's configfs directory
+# ($RT/<device>/ports/<N>). qp_stats' first line names its columns, so a
+# field is found by name and the suites do not depend on column order.
+
+# col FIELD [QPN]: FIELD of the first live QP in qp_stats, or of live QP
+# QPN; empty when there is none.
+col() {
+	awk -v f="$1" -v q="${2:-}" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next}
+		$3=="live" && (q=="" || $1==q) {print $c[f]; exit}' "$P/qp_stats"
+}
+
+# qcol QPN FIELD: FIELD of QP QPN whatever its state; empty when the
+# table has no such QP.
+qcol() {
+	awk -v q="$1" -v f="$2" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next}
+		$1==q {print $c[f]; exit}' "$P/qp_stats"
+}
+
+# dpc NAME: a dp_counters value (0 if the module has no such counter).
+dpc() { awk -v n="$1" '$1==n {v=$2} END {print v+0}' "$P/dp_counters"; }
+
+# live_qpn: print the first live QP's number once there is one; fails
+# after 30 s without.
+live_qpn() {
+	local q _
+	for _ in $(seq 300); do
+		q=$(col qpn)
+		[[ -n $q ]] && { echo "$q"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}

@@ -79,7 +79,8 @@ fail=0
 while read -r line; do
 	n=$((n + 1))
 	case $line in
-	ok*'# SKIP'*) name=${line#*selftests: }; echo "ok $n ${name%% # SKIP*} on $rel # SKIP" ;;
+	ok*'# SKIP'*) name=${line#*selftests: }
+		echo "ok $n ${name%% # SKIP*} on $rel # SKIP${name#* # SKIP}" ;;
 	ok*) echo "ok $n ${line#*selftests: } on $rel" ;;
 	*) echo "not ok $n ${line#*selftests: } on $rel"; fail=1 ;;
 	esac

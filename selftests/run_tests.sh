@@ -113,7 +113,7 @@ now() { echo $((${EPOCHREALTIME/./} / 1000000)); }
 # totals; SECS is its wall time, kept for the summary at the end (what
 # make check spends its budget on).
 account() {
-	local name=$1 rc=$2 file=$3 secs=$4 p=0 f=0 s=0 status
+	local name=$1 rc=$2 file=$3 secs=$4 p=0 f=0 s=0 status why
 	p=$(grep -cE '^ok [0-9]+' "$file" | head -1)
 	s=$(grep -cE '^ok [0-9]+.*# SKIP' "$file" | head -1)
 	f=$(grep -cE '^not ok [0-9]+' "$file" | head -1)
@@ -130,7 +130,9 @@ account() {
 	NPROG=$((NPROG + 1))
 	sed 's/^/# /' "$file"
 	if [ "$rc" -eq 4 ]; then
-		status="ok $NPROG selftests: $name # SKIP"
+		# A skipped program's reason is its "1..0 # SKIP reason" plan.
+		why=$(sed -n 's/^1\.\.0 # SKIP *//p' "$file" | head -n 1)
+		status="ok $NPROG selftests: $name # SKIP${why:+ $why}"
 	elif [ "$rc" -eq 0 ] && [ "$f" -eq 0 ]; then
 		status="ok $NPROG selftests: $name"
 	else

@@ -11,7 +11,8 @@
 # together (each waits for the other's start, 10 s at most) and a 2-core
 # program (and one asking for 5) overlaps nothing; RTUNE_TEST_JOBS=1 runs
 # them one at a time in list order; a failing program makes the exit
-# status non-zero and is named in "# failed programs:"; each program has
+# status non-zero and is named in "# failed programs:"; a skipped one's
+# result line gives the reason of its "1..0 # SKIP" plan; each program has
 # exactly one result line and one line in the wall-time table. A few
 # seconds.
 
@@ -25,19 +26,24 @@ trap 'rm -rf "$T"' EXIT
 # "# cores: CORES" header (none if CORES is empty) that records its start
 # in $T/log/NAME.start and its end in NAME.end. ACTION: "sleep SECS";
 # "meet PEER": wait until PEER has started (10 s at most); "fail": a
-# failing test point and exit 1.
+# failing test point and exit 1; "skip": a "1..0 # SKIP" plan with a
+# reason and exit 4.
 standin() {
 	local name=$1 cores=$2 action=$3 arg=${4:-} body
 	case $action in
 	sleep) body="sleep $arg";;
 	meet) body="for _ in \$(seq 100); do [ -e $T/log/$arg.start ] && break; sleep 0.1; done";;
-	fail) body="sleep 0.1";;
+	fail | skip) body="sleep 0.1";;
 	esac
 	{
 		echo '#!/bin/bash'
 		[ -n "$cores" ] && echo "# cores: $cores"
 		echo "echo \"\${EPOCHREALTIME/./}\" >$T/log/$name.start"
 		echo "$body"
+		if [ "$action" = skip ]; then
+			echo "echo \"\${EPOCHREALTIME/./}\" >$T/log/$name.end"
+			echo 'echo "TAP version 13"; echo "1..0 # SKIP stand-in has no widget"; exit 4'
+		fi
 		echo 'echo "TAP version 13"; echo 1..1'
 		if [ "$action" = fail ]; then
 			echo 'echo "not ok 1 stand-in failing"'
@@ -148,7 +154,7 @@ t_results_once() {
 	done <"$T/list"
 }
 
-tap_plan 11
+tap_plan 12
 
 # --- two cores ----------------------------------------------------------
 mkdir -p "$T/progs"
@@ -179,6 +185,7 @@ standin seq-1 1 sleep 0.6
 standin seq-2 2 sleep 0.6
 standin seq-3 0 sleep 0.6
 standin seq-4 "" sleep 0.6
+standin skipping 1 skip
 run 1
 
 t_one_at_a_time() {
@@ -198,5 +205,8 @@ t_list_order() {
 }
 tap_ok "1 job: started in list order" t_list_order
 tap_eq "all passing: run_tests.sh exits 0" 0 "$(cat "$T/rc")"
+tap_eq "a skipped program's result line gives its reason" \
+	"ok 5 selftests: $T/progs/skipping # SKIP stand-in has no widget" \
+	"$(grep -E '^ok [0-9]+ selftests: .*/skipping( |$)' "$T/out")"
 tap_ok "1 job: one result line and one wall time per program" t_results_once
 tap_done

@@ -33,7 +33,7 @@ OUT=$LAB_HOST_DIR/run_kselftest.out
 # What a node with rocetune.ko installed must pass; the other
 # suites need the lab's two hosts or its test device. LAB_ONLY skip with
 # a reason that names the lab, DCBSIM_ONLY one that names the device.
-MUST_PASS="kmod:lifecycle.sh kmod:params.sh kmod:churn.sh kmod:devices.sh kmod:privilege.sh"
+MUST_PASS="kmod:lifecycle.sh kmod:params.sh kmod:churn.sh kmod:devices.sh kmod:privilege.sh kmod:counters-rate.sh"
 LAB_ONLY="kmod:counters.sh dcbsim:stacked.sh dcqcn:ecn-bottleneck.sh
 	dcqcn:qp-many.sh dcqcn:rmmod-traffic.sh dcqcn:idle-pacing.sh
 	dcqcn:datapath-guard.sh dcqcn:gro-fraglist.sh dcqcn:qp-table.sh dcqcn:storm.sh dcqcn:teardown.sh lab:smoke-1host.sh lab:smoke-2host.sh rocetune:verify.sh

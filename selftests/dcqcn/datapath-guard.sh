@@ -108,7 +108,7 @@ if ((LAB_HOST == 2)); then
 		tap_diag "forge_roce.py udp failed"
 	sleep 1
 	tap_eq "a user's UDP naming the QP's peer leaves its pacing alone (paced_pkts +0)" \
-		0 $(($(col paced_pkts) - p0))
+		0 "$(since paced_pkts "$p0")"
 	tap_eq "a user's UDP to 4791 is not ECT-marked (ect_marked_pkts +0)" \
 		0 $(($(dpc ect_marked_pkts) - e0))
 	tap_eq "tx_not_rxe_pkts counts the user's 50 datagrams" 50 $(($(dpc tx_not_rxe_pkts) - n0))
@@ -125,8 +125,8 @@ round() {
 		lab_barrier "$name-ready" 60
 		lab_barrier "$name-sent" 60
 		sleep 1
-		tap_eq "CE $name: not counted (ce_rcvd +0)" 0 $(($(col ce_rcvd) - c0))
-		tap_eq "CE $name: not answered (cnp_sent +0)" 0 $(($(col cnp_sent) - s0))
+		tap_eq "CE $name: not counted (ce_rcvd +0)" 0 "$(since ce_rcvd "$c0")"
+		tap_eq "CE $name: not answered (cnp_sent +0)" 0 "$(since cnp_sent "$s0")"
 		tap_eq "CE $name: $counter counts 20" 20 $(($(dpc "$counter") - r0))
 	else
 		lab_barrier "$name-ready" 60

@@ -34,3 +34,14 @@ live_qpn() {
 	done
 	return 1
 }
+
+# since FIELD BASE [QPN]: how much the live QP's FIELD grew since BASE.
+# Prints "QP not live" and fails when there is no live QP to read, so a
+# "+0" check cannot pass on a QP that ended (empty minus BASE is -BASE,
+# which is 0 when BASE was).
+since() {
+	local v
+	v=$(col "$1" "${3:-}")
+	[[ -n $v && -n $2 ]] || { echo "QP not live"; return 1; }
+	echo $((v - $2))
+}

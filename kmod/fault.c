@@ -18,6 +18,19 @@
  * how many times it did: a test widens that window to show that no
  * reference to the QP is held across it (ib_destroy_qp() would wait).
  *
+ * Test builds only (make SANITIZE=1):
+ *
+ *   /sys/kernel/debug/rocetune/create_delay_ms
+ *   /sys/kernel/debug/rocetune/create_delaying
+ *   /sys/kernel/debug/rocetune/create_delays
+ *
+ * Milliseconds (0 = off; more than RTUNE_CREATE_DELAY_MAX_MS, 200, is
+ * taken as 200) that rtune_qp_create() busy-waits between reading the
+ * port's parameters and inserting the entry (softirq: it cannot sleep,
+ * hence the small cap); how many creations are in that window now; and
+ * how many went through it. selftests/dcqcn/commit-race.sh commits while
+ * one is there, to show that the entry ends up on the new parameters.
+ *
  * Test builds only (make SANITIZE=1, as make check does; kmod/Kbuild
  * defines RTUNE_TEST_BUILD), a module parameter, since it acts before
  * debugfs could be written:
@@ -92,6 +105,47 @@ DEFINE_DEBUGFS_ATTRIBUTE(rtune_fail_next_fops, rtune_fail_next_get,
 DEFINE_DEBUGFS_ATTRIBUTE(rtune_count_fops, rtune_fail_next_get, NULL, "%llu\n");
 
 #ifdef RTUNE_TEST_BUILD
+/* The longest busy-wait of create_delay_ms: it may be in softirq. */
+#define RTUNE_CREATE_DELAY_MAX_MS 200
+
+/* No lock: each is one word, read and written whole. */
+static u32 rtune_create_delay_ms;
+static atomic_t rtune_create_delaying = ATOMIC_INIT(0);
+static atomic_t rtune_create_delays = ATOMIC_INIT(0);
+
+/**
+ * rtune_fault_qp_create - the injected delay of a QP entry's creation
+ *
+ * Called by rtune_qp_create() after it read the parameters and before it
+ * inserts the entry; any context, never sleeps.
+ */
+void rtune_fault_qp_create(void)
+{
+	u32 ms = READ_ONCE(rtune_create_delay_ms);
+
+	if (!ms)
+		return;
+	ms = min_t(u32, ms, RTUNE_CREATE_DELAY_MAX_MS);
+	/*
+	 * Fully ordered: whoever sees the creation in the window also sees
+	 * that it has read the parameters.
+	 */
+	atomic_inc_return(&rtune_create_delaying);
+	while (ms--)
+		mdelay(1);
+	atomic_inc(&rtune_create_delays);
+	atomic_dec_return(&rtune_create_delaying);
+}
+
+static void rtune_fault_test_init(struct dentry *dir)
+{
+	debugfs_create_u32("create_delay_ms", 0600, dir, &rtune_create_delay_ms);
+	debugfs_create_file_unsafe("create_delaying", 0400, dir,
+				   &rtune_create_delaying, &rtune_count_fops);
+	debugfs_create_file_unsafe("create_delays", 0400, dir,
+				   &rtune_create_delays, &rtune_count_fops);
+}
+
 static unsigned int fail_init_ms;
 module_param(fail_init_ms, uint, 0444);
 MODULE_PARM_DESC(fail_init_ms,
@@ -115,6 +169,10 @@ int rtune_fault_client_registered(void)
 {
 	return 0;
 }
+
+static void rtune_fault_test_init(struct dentry *dir)
+{
+}
 #endif
 
 /* @dir: rocetune.ko's debugfs directory; an error pointer is fine. */
@@ -125,4 +183,5 @@ void rtune_fault_init(struct dentry *dir)
 	debugfs_create_u32("withdraw_delay_ms", 0600, dir, &rtune_withdraw_delay_ms);
 	debugfs_create_file_unsafe("withdraw_delays", 0400, dir,
 				   &rtune_withdraw_delays, &rtune_count_fops);
+	rtune_fault_test_init(dir);
 }

@@ -163,6 +163,8 @@ struct rtune_qp *rtune_qp_create(struct rtune_dp *dp, u32 qpn, gfp_t gfp,
 	dcqcn_np_init(&qp->np);
 	/* Queued for learning from birth: the worker owns it. */
 	set_bit(0, &qp->learn_queued);
+	/* Test builds: a commit can be made to land here (create_delay_ms). */
+	rtune_fault_qp_create();
 
 	spin_lock_bh(&rtune_qp_lock);
 	old = rtune_qp_lookup(dp, qpn);

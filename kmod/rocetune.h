@@ -94,6 +94,13 @@ struct dentry;
 void rtune_fault_init(struct dentry *dir);
 int rtune_fault_commit(void);
 void rtune_fault_withdraw(void);
+#ifdef RTUNE_TEST_BUILD
+void rtune_fault_qp_create(void);
+#else
+static inline void rtune_fault_qp_create(void)
+{
+}
+#endif
 int rtune_fault_client_registered(void);
 
 /* configfs.c */

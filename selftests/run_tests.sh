@@ -30,7 +30,8 @@ OUT=${RTUNE_TEST_OUT:-$TOP/build/tests}
 # The in-guest suites, registered by each part in selftests/PART/lab-suites:
 # one line per program, "HOSTS TIMEOUT SCRIPT [ARGS]" ('#' comments and
 # blank lines skipped). A suite with two hosts runs the same script on both
-# (it branches on LAB_HOST). kmod's run first: if the module's own basics
+# (it branches on LAB_HOST). Leading ARGS of the form --smp=N are
+# lab-run's options (vCPUs per guest), the rest the script's. kmod's run first: if the module's own basics
 # fail, the other suites' failures mean little.
 LAB_SUITES=()
 HOST_TESTS=()
@@ -182,7 +183,7 @@ J_T0=() J_LOG=() J_RUN=()
 # start_job I: start program I in the background; its exit status goes to
 # a file next to its output, read by finish_job.
 start_job() {
-	local i=$1 t log tmo v hosts path args name run
+	local i=$1 t log tmo v hosts path args name run lopts
 	J_T0[i]=$(now)
 	if [ "${J_KIND[i]}" = host ]; then
 		t=${J_SPEC[i]}
@@ -209,6 +210,11 @@ start_job() {
 		) >"$log" 2>&1 &
 	else
 		read -r hosts tmo path args <<<"${J_SPEC[i]}"
+		lopts=
+		while [[ $args == --smp=* ]]; do
+			read -r v args <<<"$args"
+			lopts+=" $v"
+		done
 		name=${path#selftests/}
 		run="$OUT/lab-$(echo "$name" | tr '/.' '--')"
 		rm -rf "$run"
@@ -216,7 +222,7 @@ start_job() {
 		# $args unquoted: a suite's extra lab-run arguments, split as written.
 		# shellcheck disable=SC2086
 		(
-			$LAB --hosts "$hosts" --timeout "$tmo" --out "$run" \
+			$LAB --hosts "$hosts" --timeout "$tmo" --out "$run" $lopts \
 				--script "all=$path" $args
 			echo $? >"$run.labrc"
 		) >"$run.log" 2>&1 &

@@ -36,7 +36,7 @@ OUT=$LAB_HOST_DIR/run_kselftest.out
 MUST_PASS="kmod:lifecycle.sh kmod:params.sh kmod:churn.sh kmod:devices.sh kmod:privilege.sh kmod:counters-rate.sh"
 LAB_ONLY="kmod:counters.sh dcbsim:stacked.sh dcqcn:ecn-bottleneck.sh
 	dcqcn:qp-many.sh dcqcn:rmmod-traffic.sh dcqcn:idle-pacing.sh
-	dcqcn:datapath-guard.sh dcqcn:gro-fraglist.sh dcqcn:qp-table.sh dcqcn:storm.sh dcqcn:teardown.sh lab:smoke-1host.sh lab:smoke-2host.sh rocetune:verify.sh
+	dcqcn:datapath-guard.sh dcqcn:gro-fraglist.sh dcqcn:commit-race.sh dcqcn:qp-table.sh dcqcn:storm.sh dcqcn:teardown.sh lab:smoke-1host.sh lab:smoke-2host.sh rocetune:verify.sh
 	rocetune:verify_probe.sh rocetune:qp-counters.sh"
 DCBSIM_ONLY="dcbsim:lifecycle.sh dcbsim:dcb.sh dcbsim:fault.sh dcbsim:counters.sh dcbsim:devlink.sh
 	rocetune:apply.sh rocetune:apply-kill.sh rocetune:watch.sh rocetune:stats.sh rocetune:doctor.sh"

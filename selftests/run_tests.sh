@@ -147,7 +147,7 @@ account() {
 # --- running them, in lanes -----------------------------------------------------
 # Programs run side by side while their cores fit in RTUNE_TEST_JOBS
 # (default: the machine's cores, at most 8). A lab suite needs one core per
-# guest (each guest is one TCG vCPU); a host test needs one unless its
+# guest vCPU (one, or N with --smp=N on its line); a host test needs one unless its
 # header says otherwise with a "# cores: N" line (it builds in parallel or
 # boots two guests; 0 counts as 1). A program that needs more than there
 # is runs alone.
@@ -164,9 +164,12 @@ for t in "${HOST_TESTS[@]}"; do
 	J_KIND+=(host) J_SPEC+=("$t") J_CORES+=("${c:-1}")
 done
 for s in "${LAB_SUITES[@]}"; do
-	read -r hosts _ path _ <<<"$s"
+	read -r hosts _ path args <<<"$s"
 	selected "$path" || continue
-	J_KIND+=(lab) J_SPEC+=("$s") J_CORES+=("$hosts")
+	# --smp=N among the suite's lab-run options: N vCPUs per guest.
+	smp=1
+	[[ " $args" =~ \ --smp=([0-9]+) ]] && smp=${BASH_REMATCH[1]}
+	J_KIND+=(lab) J_SPEC+=("$s") J_CORES+=($((hosts * smp)))
 done
 for k in "${KERNEL_RUNS[@]}"; do
 	read -r series _ <<<"$k"

@@ -43,15 +43,17 @@ void rtune_counters_fini(struct rtune_port *port)
 	"# truncated: %u more counters; /sys/class/infiniband/%s/ports/%u/hw_counters has them\n"
 #define RTUNE_COUNTERS_MORE_MAX	(sizeof(RTUNE_COUNTERS_MORE_FMT) + 10 + IB_DEVICE_NAME_MAX + 10)
 
-/* Append one "name value" line to @page if it fits, else count it in @more. */
-static void rtune_counter_line(char *page, size_t *n, u32 *more,
+/*
+ * Append one "name value" line to @page if it fits in @room bytes, else
+ * count it in @more.
+ */
+static void rtune_counter_line(char *page, size_t room, size_t *n, u32 *more,
 			       const char *name, u64 value)
 {
 	char line[RTUNE_COUNTER_LINE_MAX];
 	int l = snprintf(line, sizeof(line), "%s %llu\n", name, value);
 
-	if (*more || l >= (int)sizeof(line) ||
-	    *n + l > PAGE_SIZE - RTUNE_COUNTERS_MORE_MAX) {
+	if (*more || l >= (int)sizeof(line) || *n + l > room) {
 		(*more)++;
 		return;
 	}
@@ -63,6 +65,9 @@ ssize_t rtune_counters_show(struct rtune_dev *dev, struct rtune_port *port,
 			    char *page)
 {
 	struct rdma_hw_stats *stats = port->hw_stats;
+	/* A page; test builds can make it smaller (show_page_bytes). */
+	size_t size = rtune_fault_page_size();
+	size_t room = size - RTUNE_COUNTERS_MORE_MAX;
 	u64 neutral[RTUNE_C_COUNT] = {};
 	bool seen[RTUNE_C_COUNT] = {};
 	size_t n = 0;
@@ -103,16 +108,16 @@ ssize_t rtune_counters_show(struct rtune_dev *dev, struct rtune_port *port,
 	}
 	for (i = 0; i < RTUNE_C_COUNT; i++)
 		if (seen[i])
-			rtune_counter_line(page, &n, &more, rtune_counter_names[i],
-					   neutral[i]);
+			rtune_counter_line(page, room, &n, &more,
+					   rtune_counter_names[i], neutral[i]);
 	for (i = 0; i < stats->num_counters; i++)
 		if (rtune_compat_hw_stat_enabled(stats, i))
-			rtune_counter_line(page, &n, &more,
+			rtune_counter_line(page, room, &n, &more,
 					   rtune_compat_hw_stat_name(stats, i),
 					   stats->value[i]);
 	mutex_unlock(&stats->lock);
 	if (more)
-		n += scnprintf(page + n, PAGE_SIZE - n, RTUNE_COUNTERS_MORE_FMT, more,
+		n += scnprintf(page + n, size - n, RTUNE_COUNTERS_MORE_FMT, more,
 			       dev_name(&dev->ibdev->dev), port->num);
 	return n;
 }

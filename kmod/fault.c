@@ -31,6 +31,14 @@
  * how many went through it. selftests/dcqcn/commit-race.sh commits while
  * one is there, to show that the entry ends up on the new parameters.
  *
+ *   /sys/kernel/debug/rocetune/show_page_bytes
+ *
+ * Bytes (0 = off: a whole page) that the show of ports/<N>/counters takes
+ * as its page, at least RTUNE_SHOW_PAGE_MIN (192): a driver with more
+ * counters than fit in a page is rare (rxe's take a few hundred bytes), so
+ * selftests/kmod/counters-page.sh shrinks the page to show that the table
+ * still ends with whole lines and a "# truncated" line.
+ *
  * Test builds only (make SANITIZE=1, as make check does; kmod/Kbuild
  * defines RTUNE_TEST_BUILD), a module parameter, since it acts before
  * debugfs could be written:
@@ -137,8 +145,29 @@ void rtune_fault_qp_create(void)
 	atomic_dec_return(&rtune_create_delaying);
 }
 
+/* The smallest show_page_bytes: room for the "# truncated" line and more. */
+#define RTUNE_SHOW_PAGE_MIN 192
+
+/* No lock: one word, read and written whole. */
+static u32 rtune_show_page_bytes;
+
+/**
+ * rtune_fault_page_size - the page a counters show may fill
+ *
+ * Return: PAGE_SIZE, or less when show_page_bytes says so.
+ */
+size_t rtune_fault_page_size(void)
+{
+	u32 b = READ_ONCE(rtune_show_page_bytes);
+
+	if (!b || b >= PAGE_SIZE)
+		return PAGE_SIZE;
+	return max_t(u32, b, RTUNE_SHOW_PAGE_MIN);
+}
+
 static void rtune_fault_test_init(struct dentry *dir)
 {
+	debugfs_create_u32("show_page_bytes", 0600, dir, &rtune_show_page_bytes);
 	debugfs_create_u32("create_delay_ms", 0600, dir, &rtune_create_delay_ms);
 	debugfs_create_file_unsafe("create_delaying", 0400, dir,
 				   &rtune_create_delaying, &rtune_count_fops);

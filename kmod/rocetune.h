@@ -96,9 +96,16 @@ int rtune_fault_commit(void);
 void rtune_fault_withdraw(void);
 #ifdef RTUNE_TEST_BUILD
 void rtune_fault_qp_create(void);
+size_t rtune_fault_page_size(void);
 #else
 static inline void rtune_fault_qp_create(void)
 {
+}
+
+/* The room a configfs text attribute's show has: one page. */
+static inline size_t rtune_fault_page_size(void)
+{
+	return PAGE_SIZE;
 }
 #endif
 int rtune_fault_client_registered(void);

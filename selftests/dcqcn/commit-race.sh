@@ -28,6 +28,7 @@ fi
 
 . "$here/../lib/lab-guest.sh"
 . "$here/../kmod/lib.sh"
+. "$here/qp-lib.sh"
 lab_hosts 2 || tap_skip_all "$LAB_WHY: a QP between two guests"
 P=$RT/rxe0/ports/1
 PORT=18541
@@ -45,18 +46,11 @@ modinfo -p "$KO" | grep -q '^fail_init_ms:' ||
 	tap_skip_all "one vCPU: the commit cannot run inside the creation's window (lab-run --smp 2)"
 command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 command -v taskset >/dev/null || tap_skip_all "taskset not installed"
-rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
-gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
-lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
+lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
+gid=$LAB_GID
 tap_ok "insmod rocetune.ko" rtune_load
 wait_for test -d "$P" || tap_bail "no configfs tree"
 
-# col FIELD [FILE]: the first entry's column of qp_stats (or of FILE, a
-# copy of it).
-col() {
-	awk -v f="$1" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next} {print $c[f]; exit}' \
-		"${2:-$P/qp_stats}"
-}
 commit() { printf 1 >"$P/cc/commit"; }
 
 if ((LAB_HOST == 1)); then
@@ -72,7 +66,7 @@ if ((LAB_HOST == 1)); then
 		echo 1 >"$f"
 	done 2>/dev/null
 	echo "$DELAY_MS" >"$DBG/create_delay_ms" || tap_bail "create_delay_ms"
-	tap_eq "no entry before the traffic" "" "$(col qpn)"
+	tap_eq "no entry before the traffic" "" "$(tail -n +2 "$P/qp_stats")"
 	# The watcher: builtins only (no fork) between seeing the creation
 	# in the window and the commit.
 	# shellcheck disable=SC2016
@@ -116,8 +110,8 @@ if ((LAB_HOST == 1)); then
 	while read -r l; do tap_diag "  $l"; done <"$after"
 	tap_eq "the commit took (cc/active rp_max_rate_kbps)" "$NEW" \
 		"$(cat "$P/cc/active/rp_max_rate_kbps")"
-	tap_eq "the entry created in the window has the new rate" "$NEW" "$(col rate_kbps "$after")"
-	tap_eq "... and the new target rate" "$NEW" "$(col target_kbps "$after")"
+	tap_eq "the entry created in the window has the new rate" "$NEW" "$(QP_STATS=$after col rate_kbps)"
+	tap_eq "... and the new target rate" "$NEW" "$(QP_STATS=$after col target_kbps)"
 fi
 lab_perf_wait perf
 tap_diag "ib_write_bw: verdict $? (not asserted)"

@@ -68,9 +68,8 @@ modprobe configfs 2>/dev/null
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 modprobe rdma_rxe || tap_bail "no rdma_rxe"
 modprobe sch_fq; modprobe ifb; modprobe sch_red; modprobe sch_htb
-rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
-gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
-lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
+lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
+gid=$LAB_GID
 
 # hw NAME: one rxe counter.
 hw() { cat "$HW/$1" 2>/dev/null || echo 0; }

@@ -48,9 +48,8 @@ rtune_require
 command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 command -v nft >/dev/null || tap_skip_all "nft not installed: no count of skbs"
 command -v ethtool >/dev/null || tap_skip_all "ethtool not installed: no rx-gro-list"
-rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
-gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
-lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
+lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
+gid=$LAB_GID
 tap_ok "insmod rocetune.ko" rtune_load
 wait_for test -d "$P" || tap_bail "no configfs tree"
 lab_barrier up 120 || tap_bail "peer not up"

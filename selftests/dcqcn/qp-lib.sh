@@ -5,19 +5,21 @@
 # after kmod/lib.sh. The caller sets P to the port's configfs directory
 # ($RT/<device>/ports/<N>). qp_stats' first line names its columns, so a
 # field is found by name and the suites do not depend on column order.
+# col and qcol read QP_STATS instead when it is set: a copy of qp_stats
+# taken in one read, for a QP that may end while the suite looks.
 
 # col FIELD [QPN]: FIELD of the first live QP in qp_stats, or of live QP
 # QPN; empty when there is none.
 col() {
 	awk -v f="$1" -v q="${2:-}" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next}
-		$3=="live" && (q=="" || $1==q) {print $c[f]; exit}' "$P/qp_stats"
+		$3=="live" && (q=="" || $1==q) {print $c[f]; exit}' "${QP_STATS:-$P/qp_stats}"
 }
 
 # qcol QPN FIELD: FIELD of QP QPN whatever its state; empty when the
 # table has no such QP.
 qcol() {
 	awk -v q="$1" -v f="$2" 'NR==1 {for (i=1;i<=NF;i++) c[$i]=i; next}
-		$1==q {print $c[f]; exit}' "$P/qp_stats"
+		$1==q {print $c[f]; exit}' "${QP_STATS:-$P/qp_stats}"
 }
 
 # dpc NAME: a dp_counters value (0 if the module has no such counter).

@@ -33,9 +33,8 @@ tap_header
 rtune_require
 command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 modprobe sch_fq
-rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
-gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
-lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
+lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
+gid=$LAB_GID
 rtune_load || tap_bail "insmod rocetune.ko"
 wait_for test -d "$P" || tap_bail "no $P"
 tap_pass "rocetune loaded"

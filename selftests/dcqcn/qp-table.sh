@@ -57,9 +57,8 @@ command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 command -v cc >/dev/null && [[ -r /usr/include/infiniband/verbs.h ]] ||
 	tap_skip_all "qp_hold.c needs a C compiler and libibverbs-dev"
 command -v nft >/dev/null || tap_skip_all "the flood is counted with nftables (nft not installed)"
-rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
-gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
-lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
+lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
+gid=$LAB_GID
 # A small bound on confirmed QPs (max_qps, per device here, global in
 # older modules): a flood must not take real QPs' room in it.
 # And where the module has it, a small bound on unconfirmed entries, so

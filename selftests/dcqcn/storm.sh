@@ -53,9 +53,8 @@ rtune_require
 command -v cc >/dev/null && [[ -r /usr/include/infiniband/verbs.h && -r /usr/include/zlib.h ]] ||
 	tap_skip_all "qp_hold.c and roce_storm.c need a C compiler, libibverbs-dev and zlib1g-dev"
 command -v nft >/dev/null || tap_skip_all "the packets are counted with nftables (nft not installed)"
-rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
-gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
-lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
+lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
+gid=$LAB_GID
 tap_ok "load rocetune.ko (default bounds)" rtune_load
 wait_for test -d "$P" || tap_bail "no configfs tree"
 if ((LAB_HOST == 2)); then

@@ -54,9 +54,8 @@ command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 # stuck: the module's pacing stamps departure times that fq honours.
 modprobe sch_fq
 tc qdisc replace dev eth0 root fq || tap_bail "fq"
-rdma link add rxe0 type rxe netdev eth0 || tap_bail "rdma link add"
-gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || tap_bail "no GID"
-lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping"
+lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
+gid=$LAB_GID
 if ((LAB_HOST == 2)); then
 	tap_ok "insmod rocetune.ko (kept loaded)" rtune_load
 	cc -std=c11 -Wall -Wextra -Werror -O2 -o /tmp/roce_storm "$here/roce_storm.c" -lz \

@@ -13,6 +13,8 @@
 #   lab_addr_ok ADDR                true if ADDR is inside the lab ranges
 #   lab_roce_gid_index IBDEV ADDR [TIMEOUT]
 #                                   print the RoCE v2 GID index of ADDR on IBDEV
+#   lab_rxe_up                      rxe0 on eth0, its GID index in LAB_GID,
+#                                   and the peer answering ping
 #   lab_perf_start/wait/stop/run ... perftest between host 1 and host 2 (below)
 #   lab_perf_result NAME [FIELD]    a perftest run's result line
 #   lab_perf_alive NAME             this host's perftest still runs
@@ -219,6 +221,17 @@ lab_roce_gid_index() {
 		fi
 		sleep "$LAB_POLL"
 	done
+}
+
+# lab_rxe_up
+# The two-guest suites' start: Soft-RoCE device rxe0 on eth0, LAB_GID set
+# to the RoCE v2 GID index of this guest's eth0 address (perftest's -x),
+# and the peer's eth0 answering ping (60 s), so that a QP can connect.
+lab_rxe_up() {
+	LAB_GID=
+	rdma link add rxe0 type rxe netdev eth0 || { _lab_err "rdma link add rxe0 on eth0 failed"; return 1; }
+	LAB_GID=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || return 1
+	lab_wait_ping "$LAB_PEER_eth0" 60
 }
 
 # ---------------------------------------------------------------------------

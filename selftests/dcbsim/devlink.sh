@@ -209,7 +209,8 @@ tap_eq "... and leaves the 4 ports registered" 4 "$(devlink port show | grep -c 
 fn=$(profile fn port_fn_roce=false)
 if grep -qsx devlink_port_fn_roce "$DS_DBG/features"; then
 	apply "$TMP/a9.json" "$fn"; rc=$?
-	tap_eq "port_fn_roce=false applies" "0 false" "$rc $(tool port_fn_roce)"
+	# exit 2: changed (the capability was on)
+	tap_eq "port_fn_roce=false applies: exit 2, read back false" "2 false" "$rc $(tool port_fn_roce)"
 	apply "$TMP/a10.json" "$fn"
 	tap_eq "re-apply port_fn_roce: no write" 0 "$(jget "$TMP/a10.json" writes)"
 else

@@ -83,6 +83,7 @@ secs() { echo $((${EPOCHREALTIME/./} / 1000000)); }
 
 declare -A r_build r_dkms r_suites r_wall r_times
 status=0
+repo=$(git -C "$TOP" rev-parse --show-toplevel 2>/dev/null)
 t_start=$(secs)
 for k in $kernels; do
 	dir=$TOP/build/matrix/$k
@@ -90,7 +91,10 @@ for k in $kernels; do
 	echo "kernel-matrix: === $k (logs in build/matrix/$k/)"
 	mkdir -p "$dir"
 	copy_tree "$src"
-	run() { (cd "$src" && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER="$k" "$@"); }
+	# host/make-lab (--full) clones a repository: the copy is none, so
+	# it clones this tree's repository at HEAD (the committed tree).
+	run() { (cd "$src" && env -u LAB_KVER -u KDIR -u RTUNE_KERNEL KVER="$k" \
+		${repo:+MAKE_LAB_REPO="$repo"} "$@"); }
 	t0=$(secs)
 
 	run make all SANITIZE=1 >"$dir/build.log" 2>&1 &&

@@ -250,7 +250,10 @@ const struct ethtool_ops probe_ops = { .get_link_ext_stats = get };'
 # the port function's RoCE capability in struct devlink_port_ops (6.5;
 # 6.2 to 6.4 had it in devlink_ops, which dcbsim does not implement); and
 # devlink_set_features(), without whose DEVLINK_F_RELOAD a reload is
-# refused (until 6.2; from 6.3 the reload ops are enough).
+# refused (until 6.2; from 6.3 the reload ops are enough); and ports
+# registered and unregistered under the instance lock (devl_port_*, 5.19),
+# which a driver_reinit reload must do: from 6.7 the devlink core WARNs
+# when a driver's reload_down leaves a port registered.
 have DEVLINK_ALLOC_DEV '
 #include <net/devlink.h>
 struct devlink *probe_alloc(const struct devlink_ops *o, struct device *d);
@@ -291,6 +294,12 @@ const struct devlink_port_ops probe_ops = {
 	.port_fn_roce_get = get,
 	.port_fn_roce_set = set,
 };'
+have DEVL_PORT_REGISTER '
+#include <net/devlink.h>
+int probe_reg(struct devlink *d, struct devlink_port *p);
+int probe_reg(struct devlink *d, struct devlink_port *p) { return devl_port_register(d, p, 0); }
+void probe_unreg(struct devlink_port *p);
+void probe_unreg(struct devlink_port *p) { devl_port_unregister(p); }'
 have DEVLINK_SET_FEATURES '
 #include <net/devlink.h>
 void probe_set(struct devlink *d);

@@ -6,7 +6,8 @@
  * parameter (extack added: set in 6.8, get later), its validate op and the
  * driverinit value setter (the value passed by pointer, after 6.12) and the
  * driverinit value accessors (6.3: devl_*, called under the instance
- * lock). The probes in conftest.sh decide, each
+ * lock) and the port (un)registration a reload does under that lock
+ * (5.19: devl_port_*). The probes in conftest.sh decide, each
  * separately. Only meaningful when RTUNE_HAVE_DEVLINK_ALLOC_DEV.
  */
 #ifndef _ROCETUNE_COMPAT_DEVLINK_H
@@ -131,6 +132,37 @@ static inline void rtune_compat_dl_driverinit_init(struct devlink *devlink,
 #else
 	devlink_param_driverinit_value_set(devlink, id, val);
 #endif
+}
+
+/*
+ * Registering and unregistering a devlink port. @locked: the caller holds
+ * the instance lock, as the core does around reload_down and reload_up
+ * (devl_port_*, 5.19). Only called with @locked where
+ * RTUNE_COMPAT_DL_RELOAD_PORTS says the kernel has those.
+ */
+#define RTUNE_COMPAT_DL_RELOAD_PORTS RTUNE_HAVE_DEVL_PORT_REGISTER
+
+static inline int rtune_compat_dl_port_register(struct devlink *devlink,
+						struct devlink_port *port,
+						unsigned int index, bool locked)
+{
+#if RTUNE_HAVE_DEVL_PORT_REGISTER
+	if (locked)
+		return devl_port_register(devlink, port, index);
+#endif
+	return devlink_port_register(devlink, port, index);
+}
+
+static inline void rtune_compat_dl_port_unregister(struct devlink_port *port,
+						   bool locked)
+{
+#if RTUNE_HAVE_DEVL_PORT_REGISTER
+	if (locked) {
+		devl_port_unregister(port);
+		return;
+	}
+#endif
+	devlink_port_unregister(port);
 }
 
 /* Let "devlink dev reload" reach the driver; before devlink_register().

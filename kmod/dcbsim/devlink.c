@@ -15,7 +15,12 @@
  *                 NIC): stored only, it changes nothing else here.
  *
  * Reload (driver_reinit) makes the driverinit value of enable_roce the
- * one in effect. Fault knobs, in debugfs rocetune_dcbsim/devlink/:
+ * one in effect. As a NIC's driver does, it removes the instance's ports
+ * in reload_down and adds them back in reload_up (from 6.7 the devlink
+ * core WARNs about a port left registered across it). A NIC's driver
+ * re-creates its netdevs too; dcbsim's are made by "ip link add", which
+ * it cannot redo, so a reload is refused (EBUSY, with a message) while a
+ * dcbsim netdev holds a port. Fault knobs, in debugfs rocetune_dcbsim/devlink/:
  * fail_next_<kind> (the next set fails with -errno), ignore_<kind> (sets
  * succeed and store nothing), calls_<kind>, sets_<kind>, with <kind> one
  * of param, port_fn, reload. A driverinit value is stored by the devlink
@@ -23,11 +28,14 @@
  * and ignore_reload makes a reload apply nothing.
  *
  * Locking: the instance and ports are created at module load, before
- * any dcbsim netdev, and removed after the last one: the devlink core
+ * any dcbsim netdev, and removed after the last one (and in between only
+ * by a reload, while no netdev holds a port): the devlink core
  * takes RTNL under the instance lock, so nothing here may take the
  * instance lock under RTNL. A netdev claims a free port slot when it is
  * created (under RTNL) and gives it back from its destructor (without
- * RTNL, after unregistration): dcbsim_dl_slots_lock guards the slots.
+ * RTNL, after unregistration): dcbsim_dl_slots_lock guards the slots,
+ * and dcbsim_dl_ports_down, which keeps a netdev made during a reload
+ * from claiming a port that is not registered.
  * Before 6.2 the driver ties the netdev to its port itself, with calls
  * that take RTNL, so that happens in a work item after registration
  * (holding a netdev reference) and, untying, in the destructor.
@@ -80,10 +88,19 @@ struct dcbsim_dl {
 	bool iwarp;	/* iWARP in effect: enable_iwarp */
 	struct dcbsim_knobs knobs[DCBSIM_DL_NUM];
 	struct dcbsim_dl_port ports[DCBSIM_DL_PORTS];
+	/* ports[0..nports-1] are registered. Changed at load and unload
+	 * (no op can run then) and by a reload, under the instance lock.
+	 */
+	unsigned int nports;
 };
 
 static struct devlink *dcbsim_devlink;
+/* Protects each port's netdev and dcbsim_dl_ports_down. */
 static DEFINE_SPINLOCK(dcbsim_dl_slots_lock);
+/* Between a reload's reload_down and a reload_up that added the ports
+ * back: no port may be claimed.
+ */
+static bool dcbsim_dl_ports_down;
 
 static struct dcbsim_dl *dcbsim_dl_of(struct devlink *devlink)
 {
@@ -170,58 +187,6 @@ static const struct devlink_param dcbsim_dl_params[] = {
 			      dcbsim_dl_iwarp_validate),
 };
 
-/* Reload: driver_reinit applies the driverinit value of enable_roce. */
-
-static int dcbsim_dl_reload_down(struct devlink *devlink, bool netns_change,
-				 enum devlink_reload_action action,
-				 enum devlink_reload_limit limit,
-				 struct netlink_ext_ack *extack)
-{
-	struct dcbsim_dl *dl = dcbsim_dl_of(devlink);
-	int ret;
-
-	if (netns_change) {
-		NL_SET_ERR_MSG_MOD(extack, "dcbsim devices live in init_net only");
-		return -EOPNOTSUPP;
-	}
-	if (!dcbsim_knob_admit(&dl->knobs[DCBSIM_DL_RELOAD], 0, &ret) && ret) {
-		NL_SET_ERR_MSG_MOD(extack, "Injected failure (fail_next_reload)");
-		return ret;
-	}
-	return 0;
-}
-
-static int dcbsim_dl_reload_up(struct devlink *devlink,
-			       enum devlink_reload_action action,
-			       enum devlink_reload_limit limit,
-			       u32 *actions_performed,
-			       struct netlink_ext_ack *extack)
-{
-	struct dcbsim_dl *dl = dcbsim_dl_of(devlink);
-	union devlink_param_value val;
-	int err;
-
-	*actions_performed = BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT);
-	if (READ_ONCE(dl->knobs[DCBSIM_DL_RELOAD].ignore))
-		return 0;
-
-	err = rtune_compat_dl_driverinit_get(devlink,
-					     DEVLINK_PARAM_GENERIC_ID_ENABLE_ROCE,
-					     &val);
-	if (err)
-		return err;
-	if (dl->roce != val.vbool)
-		atomic_inc(&dl->knobs[DCBSIM_DL_RELOAD].sets);
-	dl->roce = val.vbool;
-	return 0;
-}
-
-static const struct devlink_ops dcbsim_dl_ops = {
-	.reload_actions	= BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT),
-	.reload_down	= dcbsim_dl_reload_down,
-	.reload_up	= dcbsim_dl_reload_up,
-};
-
 /* Port function: the RoCE capability, where devlink_port_ops has it */
 
 #if RTUNE_HAVE_DEVLINK_PORT_OPS_FN_ROCE
@@ -256,19 +221,137 @@ static const struct devlink_port_ops dcbsim_dl_port_ops = {
 	.port_fn_roce_set	= dcbsim_dl_fn_roce_set,
 };
 
+/* @locked: under the instance lock (a reload), else taking it. */
 static int dcbsim_dl_port_register(struct devlink *devlink,
-				   struct dcbsim_dl_port *p, unsigned int i)
+				   struct dcbsim_dl_port *p, unsigned int i,
+				   bool locked)
 {
+	if (locked)
+		return devl_port_register_with_ops(devlink, &p->dl_port, i,
+						   &dcbsim_dl_port_ops);
 	return devlink_port_register_with_ops(devlink, &p->dl_port, i,
 					      &dcbsim_dl_port_ops);
 }
 #else
 static int dcbsim_dl_port_register(struct devlink *devlink,
-				   struct dcbsim_dl_port *p, unsigned int i)
+				   struct dcbsim_dl_port *p, unsigned int i,
+				   bool locked)
 {
-	return devlink_port_register(devlink, &p->dl_port, i);
+	return rtune_compat_dl_port_register(devlink, &p->dl_port, i, locked);
 }
 #endif
+
+/* Register the ports not registered yet, in order. */
+static int dcbsim_dl_ports_add(struct devlink *devlink, bool locked)
+{
+	struct dcbsim_dl *dl = dcbsim_dl_of(devlink);
+	int err;
+
+	while (dl->nports < DCBSIM_DL_PORTS) {
+		struct dcbsim_dl_port *p = &dl->ports[dl->nports];
+
+		devlink_port_attrs_set(&p->dl_port,
+				       &(struct devlink_port_attrs) {
+					       .flavour = DEVLINK_PORT_FLAVOUR_PHYSICAL,
+					       .phys.port_number = dl->nports,
+				       });
+		err = dcbsim_dl_port_register(devlink, p, dl->nports, locked);
+		if (err)
+			return err;
+		dl->nports++;
+	}
+	return 0;
+}
+
+/* Unregister every registered port, last first. */
+static void dcbsim_dl_ports_del(struct dcbsim_dl *dl, bool locked)
+{
+	while (dl->nports) {
+		dl->nports--;
+		rtune_compat_dl_port_unregister(&dl->ports[dl->nports].dl_port,
+						locked);
+	}
+}
+
+/* Reload: driver_reinit applies the driverinit value of enable_roce. */
+
+static int dcbsim_dl_reload_down(struct devlink *devlink, bool netns_change,
+				 enum devlink_reload_action action,
+				 enum devlink_reload_limit limit,
+				 struct netlink_ext_ack *extack)
+{
+	struct dcbsim_dl *dl = dcbsim_dl_of(devlink);
+	bool busy = false;
+	int ret, i;
+
+	if (netns_change) {
+		NL_SET_ERR_MSG_MOD(extack, "dcbsim devices live in init_net only");
+		return -EOPNOTSUPP;
+	}
+
+	if (!dcbsim_knob_admit(&dl->knobs[DCBSIM_DL_RELOAD], 0, &ret) && ret) {
+		NL_SET_ERR_MSG_MOD(extack, "Injected failure (fail_next_reload)");
+		return ret;
+	}
+
+	spin_lock(&dcbsim_dl_slots_lock);
+	for (i = 0; i < DCBSIM_DL_PORTS; i++)
+		busy |= !!dl->ports[i].netdev;
+	if (!busy)
+		dcbsim_dl_ports_down = true;
+	spin_unlock(&dcbsim_dl_slots_lock);
+	if (busy) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "Delete the dcbsim netdevs first: a reload re-creates the ports, and dcbsim cannot re-create a netdev made by ip link add");
+		return -EBUSY;
+	}
+	if (RTUNE_COMPAT_DL_RELOAD_PORTS)
+		dcbsim_dl_ports_del(dl, true);
+	return 0;
+}
+
+static int dcbsim_dl_reload_up(struct devlink *devlink,
+			       enum devlink_reload_action action,
+			       enum devlink_reload_limit limit,
+			       u32 *actions_performed,
+			       struct netlink_ext_ack *extack)
+{
+	struct dcbsim_dl *dl = dcbsim_dl_of(devlink);
+	union devlink_param_value val;
+	int err;
+
+	if (RTUNE_COMPAT_DL_RELOAD_PORTS) {
+		err = dcbsim_dl_ports_add(devlink, true);
+		if (err) {
+			/* Ports stay missing: netdevs made now get none. */
+			NL_SET_ERR_MSG_MOD(extack, "Cannot register the devlink ports again");
+			return err;
+		}
+	}
+	spin_lock(&dcbsim_dl_slots_lock);
+	dcbsim_dl_ports_down = false;
+	spin_unlock(&dcbsim_dl_slots_lock);
+
+	*actions_performed = BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT);
+	if (READ_ONCE(dl->knobs[DCBSIM_DL_RELOAD].ignore))
+		return 0;
+
+	err = rtune_compat_dl_driverinit_get(devlink,
+					     DEVLINK_PARAM_GENERIC_ID_ENABLE_ROCE,
+					     &val);
+	if (err)
+		return err;
+	if (dl->roce != val.vbool)
+		atomic_inc(&dl->knobs[DCBSIM_DL_RELOAD].sets);
+	dl->roce = val.vbool;
+	return 0;
+}
+
+static const struct devlink_ops dcbsim_dl_ops = {
+	.reload_actions	= BIT(DEVLINK_RELOAD_ACTION_DRIVER_REINIT),
+	.reload_down	= dcbsim_dl_reload_down,
+	.reload_up	= dcbsim_dl_reload_up,
+};
 
 /* Netdevs and their ports */
 
@@ -297,7 +380,7 @@ void dcbsim_devlink_claim(struct dcbsim_priv *priv)
 		return;
 	dl = dcbsim_dl_of(dcbsim_devlink);
 	spin_lock(&dcbsim_dl_slots_lock);
-	for (i = 0; i < DCBSIM_DL_PORTS; i++) {
+	for (i = 0; i < DCBSIM_DL_PORTS && !dcbsim_dl_ports_down; i++) {
 		if (!dl->ports[i].netdev) {
 			dl->ports[i].netdev = priv->dev;
 			priv->dl_port = &dl->ports[i].dl_port;
@@ -308,7 +391,7 @@ void dcbsim_devlink_claim(struct dcbsim_priv *priv)
 	if (priv->dl_port)
 		rtune_compat_dl_port_preset(priv->dev, priv->dl_port);
 	else
-		netdev_info(priv->dev, "no free devlink port (%d in use)\n",
+		netdev_info(priv->dev, "no free devlink port (%d in use, or a reload under way)\n",
 			    DCBSIM_DL_PORTS);
 }
 
@@ -366,12 +449,6 @@ static void dcbsim_dl_debugfs(struct dcbsim_dl *dl)
 				     dl->dir);
 }
 
-static void dcbsim_dl_ports_unregister(struct dcbsim_dl *dl, int n)
-{
-	while (n--)
-		devlink_port_unregister(&dl->ports[n].dl_port);
-}
-
 int dcbsim_devlink_init(void)
 {
 	union devlink_param_value on = { .vbool = true };
@@ -402,19 +479,11 @@ int dcbsim_devlink_init(void)
 					DEVLINK_PARAM_GENERIC_ID_ENABLE_ROCE,
 					on);
 
-	for (i = 0; i < DCBSIM_DL_PORTS; i++) {
-		struct dcbsim_dl_port *p = &dl->ports[i];
-
-		p->fn_roce = true;
-		devlink_port_attrs_set(&p->dl_port,
-				       &(struct devlink_port_attrs) {
-					       .flavour = DEVLINK_PORT_FLAVOUR_PHYSICAL,
-					       .phys.port_number = i,
-				       });
-		err = dcbsim_dl_port_register(devlink, p, i);
-		if (err)
-			goto err_ports;
-	}
+	for (i = 0; i < DCBSIM_DL_PORTS; i++)
+		dl->ports[i].fn_roce = true;
+	err = dcbsim_dl_ports_add(devlink, false);
+	if (err)
+		goto err_ports;
 
 	rtune_compat_dl_reload_enable(devlink);
 	devlink_register(devlink);
@@ -423,7 +492,7 @@ int dcbsim_devlink_init(void)
 	return 0;
 
 err_ports:
-	dcbsim_dl_ports_unregister(dl, i);
+	dcbsim_dl_ports_del(dl, false);
 	devlink_params_unregister(devlink, dcbsim_dl_params,
 				  ARRAY_SIZE(dcbsim_dl_params));
 err_free:
@@ -448,7 +517,7 @@ void dcbsim_devlink_exit(void)
 
 	debugfs_remove(dl->dir);
 	devlink_unregister(devlink);
-	dcbsim_dl_ports_unregister(dl, DCBSIM_DL_PORTS);
+	dcbsim_dl_ports_del(dl, false);
 	devlink_params_unregister(devlink, dcbsim_dl_params,
 				  ARRAY_SIZE(dcbsim_dl_params));
 	devlink_free(devlink);

@@ -5,7 +5,9 @@
 # guest: iproute2's `devlink` (Debian 12: 6.1) and the tool read the same
 # enable_roce and enable_iwarp; apply writes enable_roce's driverinit
 # value and says it needs a reload, a second apply writes nothing, the
-# value takes effect on `devlink dev reload`; runtime enable_iwarp applies
+# value takes effect on `devlink dev reload`, which is refused while a
+# dcbsim netdev holds a port and re-creates the ports (as a NIC's driver
+# must: from 6.7 the core WARNs otherwise); runtime enable_iwarp applies
 # at once; injected refusals and silently ignored writes roll back; the
 # port function's roce capability is applied where the kernel has it and
 # refused with a clear error where it does not; rmmod leaves a clean log.
@@ -32,7 +34,7 @@ TMP=$(mktemp -d)
 cleanup() { ds_loaded && ds_unload; rm -rf "$TMP"; }
 trap cleanup EXIT
 
-tap_plan 27
+tap_plan 31
 
 ds_load && ip link add $D type dcbsim || tap_bail "cannot create $D"
 
@@ -116,6 +118,18 @@ apply() {	# apply OUT PROFILE: rocetune -j apply, JSON to OUT; its exit status
 	"$RT" -j apply "$2" >"$1" 2>/dev/null
 }
 
+# reload: `devlink dev reload` as an operator of a NIC sees it: the netdev
+# goes (here: deleted first, dcbsim cannot re-create it) and comes back,
+# its port free again. The status is devlink's.
+reload() {
+	local rc
+	ip link del $D || return 1
+	devlink dev reload $DL
+	rc=$?
+	ip link add $D type dcbsim || return 1
+	return $rc
+}
+
 # --- the instance, as iproute2 and the tool see it -------------------------
 tap_ok "devlink dev show lists $DL" sh -c "devlink dev show | grep -qx $DL"
 # Before 6.2 dcbsim ties the netdev to its port from a work item.
@@ -142,7 +156,12 @@ tap_eq "apply says the change needs devlink dev reload" yes "$(jget "$TMP/a1.jso
 apply "$TMP/a2.json" "$off"; rc=$?
 tap_eq "re-apply: exit 0, no write, reload still pending" "0 0 yes" \
 	"$rc $(jget "$TMP/a2.json" writes) $(jget "$TMP/a2.json" has:devlink-reload)"
-tap_ok "devlink dev reload $DL" devlink dev reload $DL
+tap_notok "devlink dev reload while $D holds a port: refused" devlink dev reload $DL
+tap_eq "... RoCE still on, $D still on its port" "true yes" \
+	"$(ipr enable_roce runtime) $(devlink port show | grep -q " netdev $D " && echo yes)"
+tap_ok "$D deleted, devlink dev reload $DL, $D made again" reload
+tap_eq "the reload re-created the 4 ports, $D on one of them" "4 yes" \
+	"$(devlink port show | grep -c "^$DL/") $(wait_for sh -c "devlink port show | grep -q ' netdev $D '" && echo yes)"
 tap_eq "after the reload RoCE is off (iproute2 and tool)" "false false" \
 	"$(ipr enable_roce runtime) $(tool enable_roce runtime)"
 apply "$TMP/a3.json" "$off"
@@ -163,7 +182,7 @@ on=$(profile on enable_roce=true enable_iwarp=false)
 apply "$TMP/a6.json" "$on"; rc=$?
 tap_eq "back to RoCE: iWARP off at once, enable_roce driverinit true" "2 false true" \
 	"$rc $(ipr enable_iwarp runtime) $(ipr enable_roce driverinit)"
-devlink dev reload $DL >/dev/null 2>&1
+reload >/dev/null 2>&1
 tap_eq "after a reload RoCE is on again" true "$(ipr enable_roce runtime)"
 
 # --- refusals roll back -----------------------------------------------------
@@ -183,13 +202,15 @@ tap_eq "rollback restored enable_roce driverinit true" true "$(ipr enable_roce d
 tap_eq "the rollback's one action restored enable_roce" devlink-roce=restored \
 	"$(jget "$TMP/a8.json" rb:)"
 echo 95 >"$KN/fail_next_reload"
-tap_notok "an injected reload failure fails devlink dev reload" devlink dev reload $DL
+tap_notok "an injected reload failure fails devlink dev reload" reload
+tap_eq "... and leaves the 4 ports registered" 4 "$(devlink port show | grep -c "^$DL/")"
 
 # --- the port function's roce capability -----------------------------------
 fn=$(profile fn port_fn_roce=false)
 if grep -qsx devlink_port_fn_roce "$DS_DBG/features"; then
 	apply "$TMP/a9.json" "$fn"; rc=$?
-	tap_eq "port_fn_roce=false applies" "0 false" "$rc $(tool port_fn_roce)"
+	# exit 2: changed (the capability was on)
+	tap_eq "port_fn_roce=false applies: exit 2, read back false" "2 false" "$rc $(tool port_fn_roce)"
 	apply "$TMP/a10.json" "$fn"
 	tap_eq "re-apply port_fn_roce: no write" 0 "$(jget "$TMP/a10.json" writes)"
 else

@@ -43,10 +43,13 @@ lab_barrier up 120 || tap_bail "peer not up"
 
 # -t 4: perftest sizes its CQ as tx depth x QPs; rxe allows 32767 CQEs.
 # The traffic runs in the background (lab_perf_start) until both hosts
-# have read; a client creates its N QPs before it connects (--connect).
+# have read and stop it; a client creates its N QPs before it connects
+# (--connect). -D is only a backstop: at -D 60 a slow guest (6.12 on a
+# loaded machine, 104 s to see every QP live) had its client's QPs end
+# between the qp_stats read and the qp_watch one.
 t0=$SECONDS
 lab_perf_start --port "$PORT" --timeout 400 --connect 300 --grace 0 perf -- \
-	ib_write_bw -d rxe0 -x "$gid" -s 64 -t 4 -q "$N" -D 60 -u 18 ||
+	ib_write_bw -d rxe0 -x "$gid" -s 64 -t 4 -q "$N" -D 200 -u 18 ||
 	tap_diag "perftest did not start (see perf.log)"
 
 # Wait until rxe has all N RC QPs and rocetune has seen them all live.

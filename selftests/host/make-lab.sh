@@ -24,6 +24,10 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 REPO=${MAKE_LAB_REPO:-$TOP}
 command -v git >/dev/null || tap_skip_all "git not installed"
 git -C "$REPO" rev-parse --verify -q HEAD >/dev/null || tap_skip_all "$REPO is not a git checkout"
+# A copy of the tree inside another checkout (kernel-matrix.sh's
+# build/matrix/KVER/src) would clone that other checkout's HEAD.
+[ "$(cd "$REPO" && pwd -P)" = "$(cd "$(git -C "$REPO" rev-parse --show-toplevel)" && pwd -P)" ] ||
+	tap_skip_all "$REPO is inside the checkout $(git -C "$REPO" rev-parse --show-toplevel), not one itself (set MAKE_LAB_REPO)"
 [ -x "$TOP/selftests/lab/lab-run" ] || tap_skip_all "lab harness not available"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-make-lab.XXXXXX")

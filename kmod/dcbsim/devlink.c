@@ -432,6 +432,24 @@ void dcbsim_devlink_release(struct dcbsim_priv *priv, bool bound)
 
 /* Module load and unload */
 
+/*
+ * The instance's parent: a platform device bound to this driver, which
+ * does nothing else. 7.2's devlink_alloc() WARNs (a panic in the lab's
+ * panic_on_warn guests) when the parent device has no driver; 6.12's
+ * does not look.
+ */
+static int dcbsim_pdrv_probe(struct platform_device *pdev)
+{
+	return 0;
+}
+
+static struct platform_driver dcbsim_pdrv = {
+	.probe	= dcbsim_pdrv_probe,
+	.driver	= {
+		.name	= KBUILD_MODNAME,
+	},
+};
+
 static void dcbsim_dl_debugfs(struct dcbsim_dl *dl)
 {
 	struct dentry *root = dcbsim_debugfs_dir();
@@ -457,10 +475,21 @@ int dcbsim_devlink_init(void)
 	struct dcbsim_dl *dl;
 	int err, i;
 
+	err = platform_driver_register(&dcbsim_pdrv);
+	if (err)
+		return err;
 	pdev = platform_device_register_simple(KBUILD_MODNAME, PLATFORM_DEVID_NONE,
 					       NULL, 0);
-	if (IS_ERR(pdev))
-		return PTR_ERR(pdev);
+	if (IS_ERR(pdev)) {
+		err = PTR_ERR(pdev);
+		goto err_drv;
+	}
+	/* Bound at registration: the probe is synchronous. */
+	if (!pdev->dev.driver) {
+		pr_err("the devlink parent device did not bind to its driver\n");
+		err = -ENODEV;
+		goto err_pdev;
+	}
 
 	devlink = devlink_alloc(&dcbsim_dl_ops, sizeof(*dl), &pdev->dev);
 	if (!devlink) {
@@ -499,6 +528,8 @@ err_free:
 	devlink_free(devlink);
 err_pdev:
 	platform_device_unregister(pdev);
+err_drv:
+	platform_driver_unregister(&dcbsim_pdrv);
 	return err;
 }
 
@@ -522,6 +553,7 @@ void dcbsim_devlink_exit(void)
 				  ARRAY_SIZE(dcbsim_dl_params));
 	devlink_free(devlink);
 	platform_device_unregister(pdev);
+	platform_driver_unregister(&dcbsim_pdrv);
 }
 
 #else /* !RTUNE_HAVE_DEVLINK_ALLOC_DEV: no devlink instance */

@@ -10,8 +10,9 @@ Per scenario, the median and [min-max] over the repetitions of:
 
 p50/p99/p999_ms  the small flow's t_typical, 99 % and 99.9 % percentiles,
                  as perftest printed them (one-way: half the round trip).
-                 perftest leaves out the 2 largest of its ITERS-1 samples,
-                 so at 1000 exchanges p99.9 is the third largest sample.
+                 perftest leaves out the 2 largest of its ITERS-1 samples
+                 first, so at 1000 exchanges its p99.9 is one of the three
+                 largest: a tail figure, not a statistic of its own.
 p99_x            the p99 over the unloaded (alone) p99 of the same
                  repetition (runs interleaved: each pair shares the
                  machine's state).

@@ -279,11 +279,11 @@ def table(p, res, cmd):
         rows.append(row)
     w = [max(len(r[i]) for r in rows) for i in range(len(cols))]
     out += ['  '.join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip() for r in rows]
-    for kind, what in (('on', 'with DCQCN'), ('off', 'without DCQCN')):
+    for kind, what in (('on', 'target (with DCQCN)'), ('off', 'the same criteria without DCQCN')):
         x = med([r['p99_x'] for r in res[kind]])
         u = med([r['util'] for r in res[kind]])
         ok = x <= TARGET_P99_X and u >= TARGET_UTIL
-        out.append('# target %s: p99 within %gx of the unloaded p99: %.1fx; bulk keeps >= %.2f '
+        out.append('# %s: p99 within %gx of the unloaded p99: %.1fx; bulk keeps >= %.2f '
                    'of the bottleneck: %.3f; %s' % (what, TARGET_P99_X, x, TARGET_UTIL, u,
                                                     'met' if ok else 'not met'))
     a99 = med([r['p99'] for r in res['alone']])

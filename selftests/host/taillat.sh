@@ -26,7 +26,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-taillat.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 tap_header
-"$PY" "$SYNTH" "$T" noresult uncal emptycap nobulk noqueue || tap_bail "taillat_synth.py failed"
+"$PY" "$SYNTH" "$T" noresult uncal emptycap nobulk noqueue lossy || tap_bail "taillat_synth.py failed"
 "$PY" "$A" --command "made up" "$T/good" "$T/plot" >"$T/table" 2>"$T/err"
 good_rc=$?
 
@@ -102,6 +102,15 @@ tap_ok "refused: perftest could not calibrate (inf)" refused uncal "lat-alone-1.
 tap_ok "refused: an empty capture of the bottleneck" refused emptycap "flows-off-1: nothing left the bottleneck"
 tap_ok "refused: a loaded run without bulk traffic" refused nobulk "flows-on-3: no bulk traffic"
 tap_ok "refused: no queue sample" refused noqueue "q-off-2: no queue sample"
+
+t_lossy() {
+	local out
+	out=$("$PY" "$A" "$T/lossy" "$T/plot-lossy") || return 1
+	grep -qx '# bulk_util and small_Mbps are lower bounds, not figures: the capture on ifb0 saw fewer packets than RED marked CE in on-1' <<<"$out" ||
+		{ printf '%s\n' "$out"; return 1; }
+	! grep -q 'lower bounds' "$T/table" || { echo "flagged without cause"; return 1; }
+}
+tap_ok "a capture that saw fewer packets than RED marked: its utilisation flagged as a lower bound" t_lossy
 
 t_noshare() {
 	local rc

@@ -12,7 +12,9 @@ on) times 1.0, 1.1, 0.9 in repetitions 1, 2, 3; the bulk QPs fill
   uncal      alone-1's perftest could not calibrate (inf)
   emptycap   nothing captured on ifb0 in off-1
   nobulk     on-3's capture holds the small flow only
-  noqueue    no queue sample in off-2"""
+  noqueue    no queue sample in off-2
+  lossy      (not refused) RED marked more packets in on-1 than were
+             captured"""
 import os
 import sys
 
@@ -82,7 +84,8 @@ def share(d, fault):
             with open(os.path.join(h1, 'red0-' + name), 'w') as f:
                 f.write('0 0\n')
             with open(os.path.join(h1, 'red1-' + name), 'w') as f:
-                f.write('0 %d\n' % (0 if kind == 'alone' else 100))
+                f.write('0 %d\n' % (0 if kind == 'alone' else 10 ** 6 if fault == 'lossy' and name == 'on-1'
+                                     else 100))
 
 
 share(os.path.join(sys.argv[1], 'good'), '')

@@ -17,14 +17,14 @@ q50, q99    percentiles of the backlog samples in the window of util
             util);
 qmax        the largest backlog sample of the whole transfer, start-up
             included."""
+import os
 import sys
 
-BIN = 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from flowbins import BIN, read  # noqa: E402 (found through the path above)
+
 path, n, mbit, qpath = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-data = {}
-for line in open(path):
-    t, sport, b = line.split()
-    data.setdefault(int(sport), {})[round(float(t) / BIN)] = int(b)
+data, _ = read(path)
 if not data:
     print("0 0 - 0 0 0 0")
     sys.exit(0)

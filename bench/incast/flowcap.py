@@ -4,7 +4,9 @@
 header each, as HTB counts them) per UDP
 source port (rxe gives every QP its own) on IFACE for SECS seconds, in
 0.5 s bins. On the receiver's ifb0 this is what left the bottleneck.
-OUT gets one line per bin and port: "bin_start_s sport bytes", time from
+OUT gets one line per bin and port: "bin_start_s sport bytes packets"
+(packets tell a small-message flow from a bulk one by their mean size,
+bench/taillat), time from
 the first packet seen; OUT.t0 gets that first packet's wall-clock time
 (seconds since the epoch), so that other samples can be aligned with the
 transfer. Stops early on SIGTERM."""
@@ -51,9 +53,10 @@ while not stop and time.monotonic() < end:
             f.write("%.3f\n" % time.time())
     b = int((now - t0) / BIN)
     sport = int.from_bytes(ip[ihl:ihl + 2], 'big')
-    k = (b, sport)
+    c = bins.setdefault((b, sport), [0, 0])
     # Bytes as the bottleneck's HTB counts them: IP length + Ethernet header.
-    bins[k] = bins.get(k, 0) + int.from_bytes(ip[2:4], 'big') + 14
+    c[0] += int.from_bytes(ip[2:4], 'big') + 14
+    c[1] += 1
 with open(out, 'w') as f:
-    for (b, sport), n in sorted(bins.items()):
-        f.write(f"{b * BIN:.1f} {sport} {n}\n")
+    for (b, sport), (n, p) in sorted(bins.items()):
+        f.write(f"{b * BIN:.1f} {sport} {n} {p}\n")

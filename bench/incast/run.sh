@@ -75,10 +75,8 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	exit $rc
 fi
 
-. "$here/../../selftests/lib/lab-guest.sh"
-. "$here/../../selftests/dcqcn/lab-preset.sh"
-KMOD=$here/../../kmod/rocetune.ko
-P=/sys/kernel/config/rocetune/rxe0/ports/1
+. "$here/../lib/lab-bench.sh"
+P=$BENCH_PORT
 HW=/sys/class/infiniband/rxe0/ports/1/hw_counters
 SECS=${INCAST_SECS:-15}
 REPS=${COST_REPS:-5}
@@ -88,37 +86,9 @@ MTU=${ROCE_MTU:-256}
 PORT=18515
 R=$LAB_HOST_DIR/results.txt
 
-modprobe configfs; mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
-modprobe rdma_rxe; modprobe sch_fq; modprobe ifb; modprobe sch_red; modprobe sch_htb
-rdma link add rxe0 type rxe netdev eth0 || exit 1
-gid=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || exit 1
-lab_wait_ping "$LAB_PEER_eth0" 60 || exit 1
-tc qdisc replace dev eth0 root fq
+bench_setup || exit 1
 
 hwsum() { local s=0 c; for c in duplicate_request out_of_seq_request rcvd_seq_err completer_retry_err; do s=$((s + $(cat $HW/$c))); done; echo $s; }
-
-# load [preset]: insmod, and the lab preset if asked (else module defaults).
-load() {
-	insmod "$KMOD" || return 1
-	for _ in $(seq 100); do [[ -d $P ]] && break; sleep 0.1; done
-	[[ ${1:-} == preset ]] && rtune_lab_preset "$P"
-	return 0
-}
-unload() { rmmod rocetune; }
-
-# fail REASON: end the bench on this host with a TAP failure. Every check
-# below is made on both hosts (a perftest verdict reaches both; a sample
-# is passed to the other host before it is judged), so both end at the
-# same point, and no table is written.
-fail() {
-	echo "1..1"
-	echo "not ok 1 bench: $*"
-	exit 1
-}
-# bar NAME [TIMEOUT]: lab_barrier; a host that does not arrive ended.
-bar() { lab_barrier "$1" "${2:-120}" || fail "barrier $1: the other host did not arrive (see its out.tap)"; }
-# positive VALUE: a figure above zero.
-positive() { awk -v v="$1" 'BEGIN {exit !(v ~ /^[0-9.e+-]+$/ && v + 0 > 0)}'; }
 
 # one [--tolerate-close] NAME ARGS...: one perftest run (server host1,
 # client host2, lab_perf_run); a failed run ends the bench on both hosts.
@@ -128,51 +98,44 @@ one() {
 	local name=$1
 	shift
 	lab_perf_run --port "$PORT" --timeout $((SECS + 120)) --grace 20 "${opt[@]}" "$name" -- \
-		ib_write_bw -d rxe0 -x "$gid" -F --report_gbits -u 17 -m "$MTU" "$@" ||
-		fail "perftest run $name failed (see $name.log)"
+		ib_write_bw -d rxe0 -x "$LAB_GID" -F --report_gbits -u 17 -m "$MTU" "$@" ||
+		bench_fail "perftest run $name failed (see $name.log)"
 }
 avg() { lab_perf_result "$1" 4; }
 mrate() { lab_perf_result "$1" 5; }
-median() { sort -g | awk '{v[NR]=$1} END {if (!NR) {print 0; exit} print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
 # 1. Hook cost: off, on, off, on, ... (alternated so drift hits both).
 for i in $(seq "$REPS"); do
 	for mode in off on; do
-		[[ $mode == on ]] && load
-		bar "cost-$mode-$i"
+		[[ $mode == on ]] && bench_load
+		bench_bar "cost-$mode-$i"
 		one "cost-$mode-$i" -s 64 -q 1 -D "$CSECS"
 		if ((LAB_HOST == 2)); then
 			mr=$(mrate "cost-$mode-$i")
 			lab_put "mr-$mode-$i" "$mr"
 			echo "$mr" >>"$LAB_HOST_DIR/mr-$mode"
 		else
-			mr=$(lab_get 2 "mr-$mode-$i" 60) || fail "host2 reported no message rate for cost-$mode-$i"
+			mr=$(lab_get 2 "mr-$mode-$i" 60) || bench_fail "host2 reported no message rate for cost-$mode-$i"
 		fi
-		positive "$mr" || fail "cost-$mode-$i: no message rate ('$mr')"
-		[[ $mode == on ]] && unload
+		bench_positive "$mr" || bench_fail "cost-$mode-$i: no message rate ('$mr')"
+		[[ $mode == on ]] && bench_unload
 	done
 done
 if ((LAB_HOST == 2)); then
 	touch "$LAB_HOST_DIR/mr-off" "$LAB_HOST_DIR/mr-on"
 	lab_put mr "$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-off")|$(tr '\n' ' ' <"$LAB_HOST_DIR/mr-on")"
 fi
-if ((LAB_HOST == 1)); then
-	rtune_lab_bottleneck || { lab_put bottleneck fail; fail "bottleneck setup"; }
-	lab_put bottleneck ok
-else
-	[[ $(lab_get 1 bottleneck 120) == ok ]] || fail "host1 could not set up the bottleneck"
-fi
-bar bottleneck
+bench_bottleneck
 
 # 2. Incast, each N without then with rocetune.
 for n in $NS; do
 	for mode in off on; do
 		name=$mode-$n
-		[[ $mode == on ]] && load preset
+		[[ $mode == on ]] && bench_load preset
 		# Every run starts from an empty RED average (see rtune_lab_red);
 		# a failure there ends host1, and host2 at the barrier.
-		((LAB_HOST == 1)) && { rtune_lab_red replace || fail "RED reset before $name"; }
-		bar "start-$name"
+		((LAB_HOST == 1)) && { rtune_lab_red replace || bench_fail "RED reset before $name"; }
+		bench_bar "start-$name"
 		h0=$(hwsum)
 		if ((LAB_HOST == 1)); then
 			d0=$(rtune_lab_redstat dropped); c0=$(rtune_lab_redstat marked)
@@ -204,30 +167,30 @@ for n in $NS; do
 			# Empty samples (analyze.py prints zeros for them) are a
 			# failed run, not a figure.
 			bad=
-			positive "$gput" || bad+=" no goodput ('$gput');"
-			positive "${flows:-0}" || bad+=" no flow captured on ifb0;"
-			positive "${util:-0}" || bad+=" no bottleneck utilisation (transfer too short?);"
+			bench_positive "$gput" || bad+=" no goodput ('$gput');"
+			bench_positive "${flows:-0}" || bad+=" no flow captured on ifb0;"
+			bench_positive "${util:-0}" || bad+=" no bottleneck utilisation (transfer too short?);"
 			[[ -s $LAB_HOST_DIR/q-$name ]] || bad+=" no queue samples;"
 			[[ -n $peer ]] || bad+=" no counters from host2;"
 			lab_put "row-$name" "${bad:-ok}"
-			[[ -z $bad ]] || fail "$name:$bad"
+			[[ -z $bad ]] || bench_fail "$name:$bad"
 			echo "$n $mode $util $jain $conv $flows $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(rtune_lab_redstat dropped) - d0 )) $(( $(rtune_lab_redstat marked) - c0 )) $(( h1 - h0 + peer )) $q50 $q99 $qmax" >>"$LAB_HOST_DIR/rows"
 		else
 			lab_put "hw2-$name" $((h1 - h0))
 			lab_put "bw-$name" "$(avg "$name")"
 			[[ $mode == on ]] && cat "$P/qp_stats" >"$LAB_HOST_DIR/qp_stats-$name"
-			row=$(lab_get 1 "row-$name" 300) || fail "host1 did not judge $name"
-			[[ $row == ok ]] || fail "$name (host1):$row"
+			row=$(lab_get 1 "row-$name" 300) || bench_fail "host1 did not judge $name"
+			[[ $row == ok ]] || bench_fail "$name (host1):$row"
 		fi
-		[[ $mode == on ]] && unload
-		bar "done-$name" 200
+		[[ $mode == on ]] && bench_unload
+		bench_bar "done-$name" 200
 	done
 done
 
 if ((LAB_HOST == 1)); then
 	IFS='|' read -r off on <<<"$(lab_get 2 mr 5)"
-	moff=$(printf '%s\n' $off | median)
-	mon_=$(printf '%s\n' $on | median)
+	moff=$(printf '%s\n' $off | bench_median)
+	mon_=$(printf '%s\n' $on | bench_median)
 	{
 		echo "# rocetune incast benchmark, $(date -u +%F), kernel $(uname -r), 2 TCG guests (1 vCPU each)"
 		echo "# command: INCAST_SECS=$SECS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RTUNE_EXTRA='${RTUNE_EXTRA:-}' bench/incast/run.sh"

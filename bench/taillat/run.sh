@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tail latency of a small-message flow (gradient synchronisation, say) that
+# shares the ECN bottleneck of bench/incast with N bulk QPs, in two lab
+# guests, in one run, each scenario repeated REPS times, interleaved
+# (alone, off, on, alone, off, on, ...) so that a slow phase of the
+# machine hits all three alike:
+#
+#   alone  the small flow alone through the bottleneck: the unloaded
+#          baseline
+#   off    the small flow while N bulk QPs (ib_write_bw -q N) fill the
+#          bottleneck, without rocetune
+#   on     the same with rocetune's DCQCN (the lab preset of
+#          selftests/dcqcn/lab-preset.sh) on both hosts
+#
+# The small flow is ib_write_lat -s SIZE -n ITERS -U from host2 to host1
+# (perftest's one-way figure: half the round trip; its writes and their
+# acknowledgements from host2 cross host1's ingress bottleneck, the
+# replies do not). The bulk QPs start WARM seconds before it, run until it
+# ended and are then stopped, so every latency sample is a loaded one.
+#
+#   bench/taillat/run.sh [lab-run options]     (on the host; ~12 min)
+#   Environment: TAILLAT_REPS (default 3), TAILLAT_N (bulk QPs, 4),
+#                TAILLAT_SIZE (small message bytes, 64), TAILLAT_ITERS
+#                (small flow exchanges, 1000), TAILLAT_WARM (s of bulk
+#                before the small flow, 5), TAILLAT_LATMAX (s a small flow
+#                may take, 300), BN_MBIT (8), ROCE_MTU (256), RTUNE_EXTRA
+#                (lab preset overrides), TAILLAT_RESULTS (the table,
+#                default bench/taillat/results.txt; the plot goes next to
+#                it with .png for .txt).
+#
+# The guests only measure; the host analyses the share afterwards
+# (bench/taillat/analyze.py) and draws the plot (plot.gp, gnuplot). A
+# perftest that fails (no connection, no result, bulk traffic that ended
+# before the small flow did) ends the lab run on both guests, and any
+# empty sample (no latency figures, nothing captured on ifb0, no bulk
+# traffic, no queue samples) fails the analysis: either way the last
+# line is "not ok 1 taillat: REASON", the exit status 1, and the results
+# are left as they were. Columns: see analyze.py.
+
+set -uo pipefail
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [[ -z ${LAB_HOST:-} ]]; then
+	res=${TAILLAT_RESULTS:-$here/results.txt}
+	png=${res%.txt}.png
+	nok() { echo "not ok 1 taillat: $*"; exit 1; }
+	command -v gnuplot >/dev/null || nok "gnuplot not found (make deps installs gnuplot-nox)"
+	out=$(mktemp -d /tmp/rocetune-taillat.XXXXXX) || nok "mktemp"
+	cmd="TAILLAT_REPS=${TAILLAT_REPS:-3} TAILLAT_N=${TAILLAT_N:-4} TAILLAT_SIZE=${TAILLAT_SIZE:-64}"
+	cmd+=" TAILLAT_ITERS=${TAILLAT_ITERS:-1000} TAILLAT_WARM=${TAILLAT_WARM:-5}"
+	cmd+=" TAILLAT_LATMAX=${TAILLAT_LATMAX:-300} BN_MBIT=${BN_MBIT:-8} ROCE_MTU=${ROCE_MTU:-256}"
+	cmd+=" RTUNE_EXTRA='${RTUNE_EXTRA:-}' bench/taillat/run.sh${*:+ $*}"
+	t0=$SECONDS
+	"$here/../../selftests/lab/lab-run" --hosts 2 --timeout 3000 --out "$out/run" \
+		--env TAILLAT_REPS="${TAILLAT_REPS:-3}" --env TAILLAT_N="${TAILLAT_N:-4}" \
+		--env TAILLAT_SIZE="${TAILLAT_SIZE:-64}" --env TAILLAT_ITERS="${TAILLAT_ITERS:-1000}" \
+		--env TAILLAT_WARM="${TAILLAT_WARM:-5}" --env TAILLAT_LATMAX="${TAILLAT_LATMAX:-300}" \
+		--env BN_MBIT="${BN_MBIT:-8}" --env ROCE_MTU="${ROCE_MTU:-256}" \
+		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" "$@" \
+		--script "1,2=$here/run.sh"
+	rc=$?
+	echo "# lab output: $out/run (lab wall time $((SECONDS - t0)) s)" >&2
+	((rc == 0)) || nok "lab run failed (exit $rc); $res left as it was"
+	python3 "$here/analyze.py" --command "$cmd" "$out/run/share" "$out/plot" \
+		>"$out/results.txt" 2>"$out/analyze.err"
+	rc=$?
+	sed 's/^/# /' "$out/analyze.err"
+	((rc == 0)) || nok "analysis refused the run (above); $res left as it was"
+	gnuplot -e "dir='$out/plot'; png='$out/results.png'" "$here/plot.gp" \
+		>"$out/gnuplot.log" 2>&1 || nok "gnuplot: $(head -3 "$out/gnuplot.log")"
+	[[ -s $out/results.png ]] || nok "gnuplot wrote no plot"
+	{ cp "$out/results.txt" "$res" && cp "$out/results.png" "$png"; } || nok "cannot write $res or $png"
+	cat "$res"
+	echo "ok 1 taillat: $res, $png"
+	exit 0
+fi
+
+. "$here/../lib/lab-bench.sh"
+REPS=${TAILLAT_REPS:-3}
+N=${TAILLAT_N:-4}
+SIZE=${TAILLAT_SIZE:-64}
+ITERS=${TAILLAT_ITERS:-1000}
+WARM=${TAILLAT_WARM:-5}
+LATMAX=${TAILLAT_LATMAX:-300}
+MTU=${ROCE_MTU:-256}
+BULK_PORT=18515
+LAT_PORT=18516
+D=$LAB_HOST_DIR
+
+bench_setup || bench_fail "rxe0 on eth0, or the peer, did not come up"
+bench_bottleneck
+if ((LAB_HOST == 1)); then
+	# What the analysis on the host needs to know about this run.
+	printf '%s\n' "kernel $(uname -r)" "bn_mbit $BN_MBIT" "red $RED_MIN $RED_MAX $RED_LIMIT" \
+		"reps $REPS" "n $N" "size $SIZE" "iters $ITERS" "warm $WARM" "mtu $MTU" >"$D/params"
+fi
+
+# run KIND NAME: one measurement; KIND alone, off or on.
+run() {
+	local kind=$1 name=$2 mon cap a b
+	if [[ $kind == on ]]; then
+		bench_load preset || bench_fail "$name: rocetune with the lab preset did not load"
+	fi
+	if ((LAB_HOST == 1)); then
+		# A new RED: every run starts from an empty average (lab-preset.sh).
+		rtune_lab_red replace || bench_fail "RED reset before $name"
+		echo "$(rtune_lab_redstat dropped) $(rtune_lab_redstat marked)" >"$D/red0-$name"
+		python3 "$BENCH_TOP/selftests/dcqcn/qsample.py" ifb0 red 0.05 "$D/q-$name" &
+		mon=$!
+		python3 "$BENCH_TOP/bench/incast/flowcap.py" ifb0 $((LATMAX + WARM + 200)) "$D/flows-$name" &
+		cap=$!
+	fi
+	bench_bar "start-$name"
+	if [[ $kind != alone ]]; then
+		# Longer than the small flow can take: stopped when it ended.
+		# At nice 19: perftest polls its completion queue without pause,
+		# and a TCG guest has one vCPU, which ib_write_lat (polling too)
+		# would otherwise share with it; what is measured is the queue,
+		# not the CPU. Bulk needs little CPU of its own: 128 WRs of 64 kB
+		# outstanding per QP keep the bottleneck busy for seconds.
+		lab_perf_start --port $BULK_PORT --timeout $((LATMAX + WARM + 120)) --grace 0 \
+			"bulk-$name" -- nice -n 19 ib_write_bw -d rxe0 -x "$LAB_GID" -F --report_gbits -u 17 \
+			-m "$MTU" -s 65536 -q "$N" -D $((LATMAX + WARM + 60)) --tclass=2
+		a=$?
+		# A client that could not start tells only its own host; host1
+		# would otherwise serve a small flow nobody loads.
+		if ((LAB_HOST == 2)); then
+			lab_put "bulk-$name" "$a"
+		else
+			b=$(lab_get 2 "bulk-$name" 200) || b=1
+			((b == 0)) || a=$b
+		fi
+		((a == 0)) || bench_fail "bulk-$name did not start (see bulk-$name.log)"
+		((LAB_HOST == 2)) && sleep "$WARM"
+	fi
+	# -u 17 as for the bulk QPs: a round trip through a full queue takes
+	# longer than the default QP timeout (Documentation/datapath.rst).
+	# ECT (--tclass=2), so that RED marks it rather than drops it.
+	lab_perf_run --calibrated --port $LAT_PORT --timeout "$LATMAX" --grace 20 "lat-$name" -- \
+		ib_write_lat -d rxe0 -x "$LAB_GID" -F -u 17 -m "$MTU" --tclass=2 \
+		-s "$SIZE" -n "$ITERS" -U ||
+		bench_fail "small flow lat-$name failed (see lat-$name.log)"
+	if [[ $kind != alone ]]; then
+		lab_perf_stop "bulk-$name" ||
+			bench_fail "bulk-$name ended before the small flow did: some latency samples are unloaded"
+	fi
+	if ((LAB_HOST == 1)); then
+		kill "$mon"; wait "$mon" 2>/dev/null
+		kill -TERM "$cap"; wait "$cap"
+		echo "$(rtune_lab_redstat dropped) $(rtune_lab_redstat marked)" >"$D/red1-$name"
+	fi
+	if [[ $kind == on ]]; then
+		bench_unload || bench_fail "$name: rmmod rocetune failed"
+	fi
+	bench_bar "done-$name" 200
+}
+
+for i in $(seq "$REPS"); do
+	for kind in alone off on; do
+		run "$kind" "$kind-$i"
+	done
+done
+bench_bar end 300
+echo "1..1"
+echo "ok 1 bench: $REPS x (alone, off, on) measured"

@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The analysis of bench/taillat on made-up lab output
+# (selftests/host/taillat_synth.py, figures known in advance): the table's
+# medians and spreads, the p99 ratio to the unloaded run, the target's
+# verdict with and without DCQCN, the plot drawn; and each kind of empty
+# or broken measurement refused with exit 1, the file named and no table
+# printed (a run that measured nothing must not become a row of zeros).
+# bench/incast/analyze.py reads flowcap's new four-field bins as it read
+# the three-field ones.
+
+# shellcheck disable=SC2317 # the t_* checks run through tap_ok
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib/tap.sh"
+command -v python3 >/dev/null || tap_skip_all "python3 not installed"
+# The interpreter itself, resolved once: through a version manager's shim
+# each of the dozen runs below costs a second.
+PY=$(python3 -c 'import sys; print(sys.executable)') || tap_skip_all "python3 does not run"
+[ -f "$TOP/bench/taillat/analyze.py" ] || tap_skip_all "no bench/ (installed tests)"
+
+A=$TOP/bench/taillat/analyze.py
+SYNTH=$TOP/selftests/host/taillat_synth.py
+T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-taillat.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+tap_header
+"$PY" "$SYNTH" "$T" noresult uncal emptycap nobulk noqueue lossy || tap_bail "taillat_synth.py failed"
+"$PY" "$A" --command "made up" "$T/good" "$T/plot" >"$T/table" 2>"$T/err"
+good_rc=$?
+
+t_good() {
+	[ "$good_rc" -eq 0 ] || { echo "exit $good_rc"; cat "$T/err"; return 1; }
+	[ ! -s "$T/err" ] || { echo "unexpected stderr:"; cat "$T/err"; return 1; }
+}
+tap_ok "a whole run: exit 0, nothing on stderr" t_good
+
+# row SCENARIO COLUMN: one cell of the table (cells are "median [min-max]").
+cell() {
+	awk -v s="$1" -v c="$2" '
+		$1 == "scenario" { for (i = 1; i <= NF; i++) col[$i] = i }
+		$1 == s { n = split($0, f, /  +/); for (i = 1; i <= n; i++) if (i == col[c]) print f[i] }' "$T/table"
+}
+t_cells() {
+	local want got
+	while read -r s c want; do
+		got=$(cell "$s" "$c")
+		[ "$got" = "$want" ] || { echo "$s $c: got '$got', expected '$want'"; return 1; }
+	done <<-EOF
+	alone p99_ms 1.00 [0.90-1.10]
+	off p99_ms 50.00 [45.00-55.00]
+	on p99_ms 1.50 [1.35-1.65]
+	on p999_ms 3.00 [2.70-3.30]
+	alone p99_x -
+	off p99_x 50.0 [50.0-50.0]
+	on p99_x 1.5 [1.5-1.5]
+	alone bulk_util -
+	off bulk_util 0.999 [0.999-0.999]
+	on bulk_util 0.950 [0.950-0.950]
+	off q50_ms 105.0 [105.0-105.0]
+	on q99_ms 5.0 [5.0-5.0]
+	on ce 100 [100-100]
+	on flows 5 [5-5]
+	EOF
+}
+tap_ok "medians [min-max] of perftest's percentiles, p99 over the unloaded p99, bulk utilisation, queue" t_cells
+
+t_target() {
+	if ! grep -qx '# target (with DCQCN): p99 within 2x of the unloaded p99: 1.5x; bulk keeps >= 0.90 of the bottleneck: 0.950; met' "$T/table" ||
+		! grep -qx '# the same criteria without DCQCN: p99 within 2x of the unloaded p99: 50.0x; bulk keeps >= 0.90 of the bottleneck: 0.999; not met' "$T/table"; then
+		grep "^# t" "$T/table"
+		return 1
+	fi
+}
+tap_ok "target verdicts: met with DCQCN (1.5x, 0.95), not met without (50x)" t_target
+
+t_plot() {
+	local n
+	n=$(grep -c . "$T/plot/lat-on.dat")
+	# 999 exchanges and a comment line
+	[ "$n" -eq 1000 ] || { echo "lat-on.dat: $n lines"; return 1; }
+	command -v gnuplot >/dev/null || return 0
+	gnuplot -e "dir='$T/plot'; png='$T/p.png'" "$TOP/bench/taillat/plot.gp" 2>"$T/gp.err" ||
+		{ cat "$T/gp.err"; return 1; }
+	[ "$(head -c 4 "$T/p.png" | od -An -c | tr -d ' ')" = '211PNG' ] || { echo "not a PNG"; return 1; }
+}
+tap_ok "plot data (every exchange of the typical run) and the PNG (if gnuplot is installed)" t_plot
+
+# refused FAULT WHAT: exit 1, WHAT on stderr, nothing on stdout.
+refused() {
+	local out rc
+	out=$("$PY" "$A" "$T/$1" "$T/plot-$1" 2>"$T/$1.err")
+	rc=$?
+	[ "$rc" -eq 1 ] || { echo "exit $rc"; return 1; }
+	[ -z "$out" ] || { echo "a table was printed:"; printf '%s\n' "$out"; return 1; }
+	grep -q -- "$2" "$T/$1.err" || { echo "expected '$2' on stderr:"; cat "$T/$1.err"; return 1; }
+	grep -q '1 of 9 measurements refused: no table' "$T/$1.err" || { cat "$T/$1.err"; return 1; }
+}
+tap_ok "refused: a perftest log without a result line" refused noresult "lat-on-2.log:.*no result line"
+tap_ok "refused: perftest could not calibrate (inf)" refused uncal "lat-alone-1.log:.*could not calibrate"
+tap_ok "refused: an empty capture of the bottleneck" refused emptycap "flows-off-1: nothing left the bottleneck"
+tap_ok "refused: a loaded run without bulk traffic" refused nobulk "flows-on-3: no bulk traffic"
+tap_ok "refused: no queue sample" refused noqueue "q-off-2: no queue sample"
+
+t_lossy() {
+	local out
+	out=$("$PY" "$A" "$T/lossy" "$T/plot-lossy") || return 1
+	grep -qx '# bulk_util and small_Mbps are lower bounds, not figures: the capture on ifb0 saw fewer packets than RED marked CE in on-1' <<<"$out" ||
+		{ printf '%s\n' "$out"; return 1; }
+	! grep -q 'lower bounds' "$T/table" || { echo "flagged without cause"; return 1; }
+}
+tap_ok "a capture that saw fewer packets than RED marked: its utilisation flagged as a lower bound" t_lossy
+
+t_noshare() {
+	local rc
+	"$PY" "$A" "$T/nothing" "$T/plot-x" >/dev/null 2>&1
+	rc=$?
+	[ "$rc" -eq 1 ] || { echo "no share: exit $rc"; return 1; }
+	"$PY" "$A" "$T/good" >/dev/null 2>&1
+	rc=$?
+	[ "$rc" -eq 2 ] || { echo "one argument: exit $rc"; return 1; }
+}
+tap_ok "a share without params exits 1; usage errors exit 2" t_noshare
+
+t_incast() {
+	local a b
+	awk '{ print $1, $2, $3 }' "$T/good/host1/flows-on-1" >"$T/f3"
+	cp "$T/good/host1/flows-on-1.t0" "$T/f3.t0"
+	a=$("$PY" "$TOP/bench/incast/analyze.py" "$T/good/host1/flows-on-1" 5 8 "$T/good/host1/q-on-1") || return 1
+	b=$("$PY" "$TOP/bench/incast/analyze.py" "$T/f3" 5 8 "$T/good/host1/q-on-1") || return 1
+	[ "$a" = "$b" ] || { echo "4 fields: $a; 3 fields: $b"; return 1; }
+}
+tap_ok "bench/incast/analyze.py: the same figures from flowcap's 3- and 4-field bins" t_incast
+tap_done

@@ -31,7 +31,7 @@ linux-image-amd64 linux-headers-amd64
 qemu-system-x86 busybox-static
 rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags nftables
 libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev libnl-genl-3-dev libncurses-dev libssl-dev
-iproute2 ethtool dkms sparse python3 python3-docutils python3-jsonschema gnuplot-nox
+iproute2 ethtool dkms sparse python3 python3-docutils python3-jsonschema python3-pyte gnuplot-nox
 dpkg-dev debhelper dh-dkms bash-completion lintian
 clang libclang-rt-14-dev prometheus
 "

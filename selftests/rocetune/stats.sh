@@ -11,7 +11,9 @@
 # output passes `promtool check metrics` and is written atomically; a
 # device that vanishes between the two samples is reported as gone; a pause
 # storm injected on one priority (dcbsim's debugfs counters) shows as a
-# rate on that priority and sorts that port first in `top --iterations`;
+# rate on that priority and sorts that port first in `top --iterations`
+# and in `top`'s curses screen on a terminal (keys re-sort it, q quits;
+# TERM=dumb or a terminal terminfo does not know gets plain frames);
 # the driver's PFC storm counters (ethtool -S tx_pause_storm_*_events)
 # read by stats equal ethtool's, in JSON and Prometheus.
 #
@@ -315,13 +317,38 @@ tap_eq "a device deleted between the samples: exit 0, reported as gone, valid JS
 	"$rc $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ports"][0]["state"])' "$W/gone.json" 2>&1)"
 python3 "$SCHEMA" < "$W/gone.json" || tap_diag "the gone document does not validate"
 
+# top on a terminal (tty_screen.py: a pty read through a VT100 emulator),
+# with dcbsim1's storm running: curses redraws one frame in place, with
+# the keys line at the bottom, the paused port first, and 'n' re-sorting
+# by name; 'q' ends it. A terminal curses cannot drive gets plain frames.
+top_tty_checks() {
+	local tty=(python3 "$here/tty_screen.py" --rows 30 --cols 120 --timeout 10)
+
+	tap_eq "top on a terminal: curses, one frame redrawn in place, keys line at the bottom, dcbsim1 (paused) first, 'n' sorts dcb0 first" \
+		"frames 1|sleep 2|headers 1|bottom keys: p sort by pause, b by traffic, n by name, q quit|first dcbsim1|key n|wait 1|first dcb0" \
+		"$("${tty[@]}" frames:1 sleep:2 headers bottom first key:n 'wait:sorted by name' first \
+			-- "$RT" top --interval 0.5 2> "$W/tty.err" | paste -sd'|')"
+	tap_eq "top on a terminal: q quits, exit 0" "key q|exit 0" \
+		"$("${tty[@]}" frames:1 key:q exit -- "$RT" top --interval 0.5 2>> "$W/tty.err" | tail -n 2 | paste -sd'|')"
+	tap_eq "top, TERM=dumb on a terminal: plain frames one after another, SIGTERM ends it with exit 0" \
+		"frames 1|signal TERM|exit 0" \
+		"$("${tty[@]}" --term dumb frames:2 signal:TERM exit -- "$RT" top --interval 0.3 2>> "$W/tty.err" | paste -sd'|')"
+	# newterm() fails there; the sanitizer build once exited 1 on ncurses' own leak
+	tap_eq "top, TERM unknown to terminfo: plain frames, SIGINT ends it with exit 0" \
+		"frames 1|signal INT|exit 0" \
+		"$("${tty[@]}" --term rocetune-no-such-term frames:2 signal:INT exit -- "$RT" top --interval 0.3 2>> "$W/tty.err" | paste -sd'|')"
+	[[ -s $W/tty.err ]] && tap_diag "tty_screen: $(head -c 2000 "$W/tty.err")"
+}
+
 # --------------------------------------------------------- a pause storm
 IFI=$(cat /sys/class/net/dcbsim1/ifindex)
 STORM=$DBG/$IFI/counters/pause_rx_prio5
 if [[ ! -d $STORM ]]; then
 	for t in "pause storm on dcbsim1 priority 5: a rate on that priority" \
 		"top --iterations: the paused port first" "top --sort name: by name" \
-		"top -j: every frame validates"; do
+		"top -j: every frame validates" "top on a terminal: curses, in place, keys" \
+		"top on a terminal: q quits" "top, TERM=dumb: plain frames" \
+		"top, TERM unknown to terminfo: plain frames, exit 0"; do
 		tap_skip "$t" "rocetune_dcbsim has no injectable pause counters ($STORM; the dcbsim-faults work)"
 	done
 else
@@ -342,6 +369,7 @@ sys.exit(0 if ok else f"received/s {r}, sent/s {t}")' "$W/storm.json"
 	"$RT" -j top --iterations 2 --interval 0.5 > "$W/top.json"
 	tap_ok "top -j: two documents, each valid against the schema" \
 		sh -c "[ \$(wc -l < '$W/top.json') -eq 2 ] && python3 '$SCHEMA' < '$W/top.json'"
+	top_tty_checks
 	echo 0 > "$STORM/rate"
 fi
 

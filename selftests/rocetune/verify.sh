@@ -8,8 +8,11 @@
 #   same       both as applied: pass, exit 0, equal fingerprints
 #   then one setting changed on host2 with iproute2 or configfs (not with
 #   rocetune), verified, and the profile applied again:
-#   trust      PCP trust: every DSCP APP entry deleted (on Linux 6.1 trust
-#              is nothing but those entries, so dcb.trust and dcb.dscp_prio)
+#   trust      PCP trust. With an APP trust table (Linux 6.2+) the table
+#              set to PCP alone (dcbsim/dcbnl.py; Debian 12's dcb has no
+#              apptrust), which is dcb.trust alone; without one (6.1) every
+#              DSCP APP entry deleted, since trust is nothing but those
+#              entries there: dcb.trust and dcb.dscp_prio
 #   dscpmap    DSCP 26 mapped to priority 5 instead of 3 (dcb.dscp_prio)
 #   mtu        dcb0's MTU 1400 (mtu)
 #   tos        rdma_cm default_roce_tos 104 (rdma_cm.tos)
@@ -121,6 +124,11 @@ declare -A EXPECT=(
 	[cnpdscp]="1 fail cc.active.np_cnp_dscp | 46"
 	[ecnoff]="1 fail cc.active.ecn_enabled_prios | 0"
 )
+# dcbsim has the APP trust ops where the kernel has the trust table
+APPTRUST=0
+grep -qx apptrust /sys/kernel/debug/rocetune_dcbsim/features 2>/dev/null && APPTRUST=1
+((APPTRUST)) && EXPECT[trust]="1 fail dcb.trust | pcp"
+tap_diag "APP trust table: $( ((APPTRUST)) && echo "yes, the trust case sets it" || echo "no (Linux < 6.2), the trust case deletes the DSCP entries")"
 
 # cc_set PARAM VALUE: stage and commit one rocetune.ko parameter
 cc_set() {
@@ -133,6 +141,10 @@ mismatch() {
 	case $1 in
 	same) ;;
 	trust)
+		if ((APPTRUST)); then
+			python3 "$here/../dcbsim/dcbnl.py" apptrust dcb0 pcp
+			return
+		fi
 		# every DSCP entry, as "DSCP:PRIO" words
 		e=$(dcb -j app show dev dcb0 | python3 -c '
 import json, sys

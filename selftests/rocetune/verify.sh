@@ -10,7 +10,8 @@
 #   rocetune), verified, and the profile applied again:
 #   trust      PCP trust. With an APP trust table (Linux 6.2+) the table
 #              set to PCP alone (dcbsim/dcbnl.py; Debian 12's dcb has no
-#              apptrust), which is dcb.trust alone; without one (6.1) every
+#              apptrust): the table as show prints it (dcb.apptrust) and
+#              the trust in effect (dcb.trust); without one (6.1) every
 #              DSCP APP entry deleted, since trust is nothing but those
 #              entries there: dcb.trust and dcb.dscp_prio
 #   dscpmap    DSCP 26 mapped to priority 5 instead of 3 (dcb.dscp_prio)
@@ -127,7 +128,7 @@ declare -A EXPECT=(
 # dcbsim has the APP trust ops where the kernel has the trust table
 APPTRUST=0
 grep -qx apptrust /sys/kernel/debug/rocetune_dcbsim/features 2>/dev/null && APPTRUST=1
-((APPTRUST)) && EXPECT[trust]="1 fail dcb.trust | pcp"
+((APPTRUST)) && EXPECT[trust]="1 fail dcb.apptrust dcb.trust | pcp"
 tap_diag "APP trust table: $( ((APPTRUST)) && echo "yes, the trust case sets it" || echo "no (Linux < 6.2), the trust case deletes the DSCP entries")"
 
 # cc_set PARAM VALUE: stage and commit one rocetune.ko parameter

@@ -234,6 +234,22 @@ lab_rxe_up() {
 	lab_wait_ping "$LAB_PEER_eth0" 60
 }
 
+# lab_dcb0_up
+# The start of the suites that run RDMA over a DCB-capable netdev: the
+# rocetune_dcbsim device dcb0 stacked on eth0 takes the lab address (it
+# receives every frame eth0 does: Documentation/dcbsim.rst, "Stacked on a
+# lower Ethernet device"), rxe0 on dcb0, and the peer answering ping
+# (60 s). rocetune_dcbsim must be loaded.
+lab_dcb0_up() {
+	ip link set eth0 up &&
+		ip link add link eth0 name dcb0 type dcbsim &&
+		ip addr flush dev eth0 scope global &&
+		ip addr add "$LAB_ADDR_eth0/24" dev dcb0 &&
+		ip link set dcb0 up || { _lab_err "dcbsim dcb0 on eth0 failed"; return 1; }
+	rdma link add rxe0 type rxe netdev dcb0 || { _lab_err "rdma link add rxe0 on dcb0 failed"; return 1; }
+	lab_wait_ping "$LAB_PEER_eth0" 60
+}
+
 # ---------------------------------------------------------------------------
 # perftest between two guests: host 1 runs the server, host 2 the client,
 # which connects to $LAB_PEER_eth0.  The same call runs on both hosts.

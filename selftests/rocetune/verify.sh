@@ -73,15 +73,10 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 insmod "$DCBSIM" || tap_bail "insmod $DCBSIM"
 { modprobe rdma_rxe && modprobe rdma_cm; } || tap_bail "no rdma_rxe / rdma_cm"
 insmod "$RTKO" || tap_bail "insmod $RTKO"
-ip link set eth0 up
-# dcb0 takes every frame eth0 receives: the lab address moves to it
-# (Documentation/dcbsim.rst, "Stacked on a lower Ethernet device")
-{ ip link add link eth0 name dcb0 type dcbsim && ip addr flush dev eth0 scope global &&
-	ip addr add "$LAB_ADDR_eth0/24" dev dcb0 && ip link set dcb0 up; } || tap_bail "dcbsim dcb0"
-rdma link add rxe0 type rxe netdev dcb0 || tap_bail "rdma link add rxe0"
+# dcb0 on eth0 with the lab address, rxe0 on it, the peer pingable
+lab_dcb0_up || tap_bail "dcb0 and rxe0 on eth0, and a ping to $LAB_PEER_eth0"
 for _ in $(seq 50); do [[ -d $CC ]] && break; sleep 0.1; done
 [[ -d $CC ]] || tap_bail "rocetune.ko did not take rxe0"
-lab_wait_ping "$LAB_PEER_eth0" 60 || tap_bail "no ping to $LAB_PEER_eth0"
 
 # The shared key: host1 makes it; each host keeps a private 0600 copy.
 if ((LAB_HOST == 1)); then

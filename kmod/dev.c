@@ -71,8 +71,8 @@ static int rtune_client_add(struct ib_device *ibdev)
 		return -EOPNOTSUPP;
 
 	dev = rtune_obj_alloc(RTUNE_OBJ_DEV,
-			   struct_size(dev, ports, last - first + 1),
-			   GFP_KERNEL);
+			      struct_size(dev, ports, last - first + 1),
+			      GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
 	kref_init(&dev->ref);

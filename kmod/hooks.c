@@ -193,7 +193,7 @@ static u8 rtune_rx_prio(const struct rtune_rx *rx)
 
 /* Reaction point: a CNP arrived. Always consumed. */
 static void rtune_rp_cnp(struct rtune_dp *dp, struct sk_buff *skb,
-		      const struct rtune_rx *rx)
+			 const struct rtune_rx *rx)
 {
 	/* IPv6 + UDP + BTH + padding + ICRC: the largest valid CNP. */
 	u8 buf[RTUNE_IPV6_HLEN + RTUNE_CNP_L4LEN];
@@ -428,19 +428,19 @@ static unsigned int rtune_local_in(struct sk_buff *skb, bool v6)
 }
 
 static unsigned int rtune_local_in4(void *priv, struct sk_buff *skb,
-				 const struct nf_hook_state *state)
+				    const struct nf_hook_state *state)
 {
 	return rtune_local_in(skb, false);
 }
 
 static unsigned int rtune_local_in6(void *priv, struct sk_buff *skb,
-				 const struct nf_hook_state *state)
+				    const struct nf_hook_state *state)
 {
 	return rtune_local_in(skb, true);
 }
 
 static unsigned int rtune_post_routing(struct sk_buff *skb,
-				    const struct nf_hook_state *state, bool v6)
+				       const struct nf_hook_state *state, bool v6)
 {
 	unsigned int l4off;
 	struct rtune_dp *dp;
@@ -465,13 +465,13 @@ static unsigned int rtune_post_routing(struct sk_buff *skb,
 }
 
 static unsigned int rtune_post_routing4(void *priv, struct sk_buff *skb,
-				     const struct nf_hook_state *state)
+					const struct nf_hook_state *state)
 {
 	return rtune_post_routing(skb, state, false);
 }
 
 static unsigned int rtune_post_routing6(void *priv, struct sk_buff *skb,
-				     const struct nf_hook_state *state)
+					const struct nf_hook_state *state)
 {
 	return rtune_post_routing(skb, state, true);
 }

@@ -158,7 +158,7 @@ static bool rtune_set_ect(struct sk_buff *skb, bool v6, u8 cp)
  * stopped, and the byte counter only counts while it runs.
  */
 static bool rtune_qp_tx_idle(const struct rtune_qp *qp, const struct rtune_dp_params *p,
-			  u32 rate, u64 now)
+			     u32 rate, u64 now)
 {
 	return rate >= p->dc.max_rate_kbps && !p->pace_at_max &&
 	       !qp->rate_cap_kbps && qp->next_tx_ns <= now &&
@@ -166,7 +166,7 @@ static bool rtune_qp_tx_idle(const struct rtune_qp *qp, const struct rtune_dp_pa
 }
 
 unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
-			  unsigned int l4off)
+			     unsigned int l4off)
 {
 	const struct rtune_dp_params *p = rcu_dereference(dp->params);
 	u8 _hdr[RTUNE_UDP_HLEN + RTUNE_BTH_LEN];

@@ -77,7 +77,7 @@ void rtune_dev_put(struct rtune_dev *dev);
 int rtune_port_init(struct rtune_port *port, u32 num);
 void rtune_port_fini(struct rtune_port *port);
 int rtune_port_stage(struct rtune_port *port, enum rtune_param_id id,
-		  const char *buf, size_t len);
+		     const char *buf, size_t len);
 int rtune_port_stage_preset(struct rtune_port *port, const char *buf, size_t len);
 int rtune_port_commit(struct rtune_dev *dev, struct rtune_port *port);
 void rtune_port_discard(struct rtune_port *port);
@@ -87,7 +87,7 @@ u32 rtune_port_active_value(struct rtune_port *port, enum rtune_param_id id);
 int rtune_counters_init(struct rtune_dev *dev, struct rtune_port *port);
 void rtune_counters_fini(struct rtune_port *port);
 ssize_t rtune_counters_show(struct rtune_dev *dev, struct rtune_port *port,
-			 char *page);
+			    char *page);
 
 /* fault.c: test-only fault injection (debugfs) */
 struct dentry;

@@ -209,7 +209,7 @@ unsupported "a timer not a multiple of dce_tcp_rtt" "rp_rate_increase_timer_us =
 	"not a whole number of them"
 echo "gid 3 2" > "$DCQ/match_rules"
 unsupported "a rule sending QPs to profile 2" "" \
-	'match_rules gives QPs \"gid 3\" profile 2'
+	'match_rules gives QPs "gid 3" profile 2'
 echo "" > "$DCQ/match_rules"
 
 echo "ionic rxe0" > "$ROOT/del_device"

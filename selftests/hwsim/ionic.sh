@@ -133,6 +133,30 @@ tap_eq "example: no write the second time" 3 "$(writes)"
 out=$("$RT" show dev rxe0)
 tap_ok "show names the backend" grep -q "cc (ionic-sysfs)" <<< "$out"
 
+# another device's failure, logged while rxe0's writes are under way, is not rxe0's
+echo "ionic ionic9" > "$ROOT/new_device"
+echo 0 > "$ROOT/ionic/ionic9/fault/fail_after"
+echo 1 > "$ROOT/ionic/ionic9/fault/fail_sticky"
+fresh 1
+set_mark
+echo 400 > "$FAULT/delay_ms"
+# ionic9 fails every 0.2 s; each of rxe0's three stores takes 0.4 s
+rm -f "$W/stop"
+while [[ ! -e $W/stop ]]; do
+	echo 47 > "$ROOT/ionic/ionic9/dcqcn/profiles/1/roce_np/cnp_dscp"
+	sleep 0.2
+done &
+"$RT" apply "$EX" > "$W/other.txt"; rc=$?
+touch "$W/stop"
+wait
+fault_reset "$FAULT"
+tap_eq "another device's failure during the apply: rxe0's apply stands (exit 2)" 2 "$rc"
+tap_ok "and the other device's line was in the log meanwhile" \
+	logged "ionic9: dcqcn profile 1 not set"
+tap_eq "rxe0's firmware has the example" "40 200 1" \
+	"$(fw roce_rp/ai_rate) $(fw roce_rp/hai_rate) $(fw roce_rp/time_reset)"
+echo "ionic ionic9" > "$ROOT/del_device"
+
 # ------------------------------------------------------------- failures
 P=$W/three.conf
 printf '[match]\nrdma_device = rxe0\n[cc]\nnp_cnp_dscp = 46\nrp_fast_recovery_stages = 3\nrp_additive_increase_kbps = 40000\n' > "$P"

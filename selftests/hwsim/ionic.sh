@@ -15,7 +15,8 @@
 # command that the store does not return and the kernel log shows);
 # match_default 0 is refused with the reason; the example applies to the
 # profile match_default names, reads back, reaches the firmware; a second
-# apply writes nothing; a firmware failure, once or for good, is found in
+# apply writes nothing; another device's failure logged during the apply
+# does not count; a firmware failure, once or for good, is found in
 # the kernel log, and the apply rolls back to byte-identical files and
 # firmware, or says what is not rolled back; a snapshot value that cannot
 # be written back is reported not restorable; unsupported parameters and

@@ -343,9 +343,12 @@ static int hwsim_ionic_parse_rules(char *buf, struct hwsim_ionic_rule *rules)
 
 	for (;;) {
 		for (i = 0; i < 3; i++) {
+			/* strsep() leaves NULL after the last token */
+			if (!buf)
+				break;
 			buf = skip_spaces(buf);
 			tok[i] = strsep(&buf, " \t\n");
-			if (!tok[i] || !*tok[i])
+			if (!*tok[i])
 				break;
 		}
 		if (!i)

@@ -96,6 +96,9 @@ tap_notok "match_default 3 is refused (2 profiles)" sh -c "echo 3 > '$DCQ/match_
 tap_ok "match_rules takes \"prio 0xc 2\"" sh -c "echo 'prio 0xc 2' > '$DCQ/match_rules'"
 tap_eq "and shows it \"%s %d %d\"" "prio 12 2" "$(cat "$DCQ/match_rules")"
 tap_notok "an unknown rule is refused" sh -c "echo 'vlan 3 1' > '$DCQ/match_rules'"
+tap_ok "a rule without a newline is taken" sh -c "printf 'gid 2 1' > '$DCQ/match_rules'"
+tap_notok "a rule cut short is refused" sh -c "printf 'gid 2' > '$DCQ/match_rules'"
+tap_eq "the rules are the last good ones" "gid 2 1" "$(cat "$DCQ/match_rules")"
 set_mark
 echo 1 > "$FAULT/fail_after"
 tap_ok "a failed firmware command: the first store still succeeds" \

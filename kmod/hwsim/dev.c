@@ -6,7 +6,7 @@
  *     new_device      write "<surface> <id> [vf]": add a device; the id is
  *                     a PCI BDF, a netdev name for mlx5_ofed, which
  *                     alone takes "vf" (a virtual function), an RDMA
- *                     device name for irdma
+ *                     device name for irdma, bnxt_re_oot and ionic
  *     del_device      write "<surface> <id>": remove it
  *     devices         one "<surface> <id>[ vf]" line per device
  *     <surface>/<BDF>/           what the real driver has under its own
@@ -39,6 +39,7 @@ static const struct hwsim_surface *const hwsim_surfaces[] = {
 	&hwsim_mlx5_ofed,
 	&hwsim_irdma,
 	&hwsim_bnxt_re_oot,
+	&hwsim_ionic,
 };
 
 static struct dentry *hwsim_root;

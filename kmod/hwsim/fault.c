@@ -16,6 +16,9 @@
  *                  for killing a tool in the middle of one)
  *
  * The counters can be written (0 to reset them).
+ *
+ * On ionic a write's failure is the firmware command's, which its store
+ * never returns (ionic.c): an injected failure is logged, not returned.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

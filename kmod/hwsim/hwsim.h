@@ -20,6 +20,9 @@
  *            groups are made with mkdir, as its configfs.c has it
  *   bnxt_re_oot.c  Broadcom's out-of-tree bnxt_re surface: configfs
  *            bnxt_re/<ibdev>/ports/1/cc/, staged until "apply"
+ *   ionic.c  AMD Pensando's out-of-tree ionic surface: dcqcn/ profiles
+ *            under /sys/class/infiniband/<ibdev>/, whose firmware failures
+ *            only reach the kernel log
  *   cfs.c    the configfs subsystem of device groups both of those use
  *
  * Adding a vendor is one file with a struct hwsim_surface and its line in
@@ -143,5 +146,6 @@ extern const struct hwsim_surface hwsim_bnxt_re;
 extern const struct hwsim_surface hwsim_mlx5_ofed;
 extern const struct hwsim_surface hwsim_irdma;
 extern const struct hwsim_surface hwsim_bnxt_re_oot;
+extern const struct hwsim_surface hwsim_ionic;
 
 #endif /* _HWSIM_H */

@@ -32,9 +32,9 @@ skips() {
 mkdir -p "$W/none" "$W/rxe/rxe0" "$W/mlx/mlx5_0/device" "$W/drv/mlx5_core"
 ln -s "$W/drv/mlx5_core" "$W/mlx/mlx5_0/device/driver"
 tap_ok "no RDMA device: skips, saying so" skips "$W/none" \
-	"no mlx5, bnxt_re or irdma RDMA device on this node (RDMA devices: none)"
+	"no mlx5, bnxt_re, irdma or ionic RDMA device on this node (RDMA devices: none)"
 tap_ok "Soft-RoCE only: skips, naming the device it found" skips "$W/rxe" \
-	"no mlx5, bnxt_re or irdma RDMA device on this node (RDMA devices: rxe0)"
+	"no mlx5, bnxt_re, irdma or ionic RDMA device on this node (RDMA devices: rxe0)"
 tap_ok "a named device that is not there: skips, naming it" skips "$W/mlx" \
-	"no mlx5, bnxt_re or irdma RDMA device named mlx5_9 on this node (RDMA devices: mlx5_0)" mlx5_9
+	"no mlx5, bnxt_re, irdma or ionic RDMA device named mlx5_9 on this node (RDMA devices: mlx5_0)" mlx5_9
 tap_done

@@ -3,7 +3,8 @@
 #
 # On a real RoCE node (not in the lab): the [cc] round trip through the
 # device's vendor surface, for each RDMA device driven by mlx5_core
-# (ConnectX), bnxt_en (Broadcom) or ice (E810, irdma), or the one named:
+# (ConnectX), bnxt_en (Broadcom), ice (E810, irdma) or ionic (AMD Pensando,
+# out-of-tree driver), or the one named:
 #
 #   1. the device's congestion-control state is read (`rocetune -j show`);
 #   2. the example profile for its surface (profiles/hardware/) is applied
@@ -39,7 +40,7 @@ devices() {
 		[[ $# -eq 0 || ${d##*/} == "$1" ]] || continue
 		drv=$(basename "$(readlink "$d/device/driver" 2>/dev/null)" 2>/dev/null)
 		case $drv in
-		mlx5_core|bnxt_en|ice) echo "${d##*/}=$drv";;
+		mlx5_core|bnxt_en|ice|ionic) echo "${d##*/}=$drv";;
 		esac
 	done
 }
@@ -47,7 +48,7 @@ devices() {
 found=$(ls -1 "$SYSIB" 2>/dev/null | paste -sd ' ')
 mapfile -t DEVS < <(devices "$@")
 [[ ${#DEVS[@]} -gt 0 ]] ||
-	tap_skip_all "no mlx5, bnxt_re or irdma RDMA device${1:+ named $1} on this node (RDMA devices: ${found:-none})"
+	tap_skip_all "no mlx5, bnxt_re, irdma or ionic RDMA device${1:+ named $1} on this node (RDMA devices: ${found:-none})"
 [[ $(id -u) -eq 0 ]] || tap_skip_all "must run as root (the surfaces are root's)"
 [[ -n $RT && -x $RT ]] || tap_skip_all "rocetune not built (make -C tools/rocetune) or not in PATH"
 command -v python3 >/dev/null || tap_skip_all "python3 missing"
@@ -114,6 +115,7 @@ example_for() {
 	*mlx5*) echo connectx-upstream.conf;;
 	*bnxt_re-configfs*) echo bnxt-re-oot.conf;;
 	*irdma*) echo e810-irdma.conf;;
+	*ionic*) echo ionic.conf;;
 	esac
 }
 

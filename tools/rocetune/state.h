@@ -59,6 +59,9 @@ struct rtune_hwcc {
 	char unused[160];		/* another surface of the device, not used */
 	char pci[32];			/* the RDMA device's PCI function (BDF) */
 	struct rtune_hwnv nv;		/* mlx5: its firmware's next-boot values */
+	int sel;			/* ionic: the profile match_default names */
+	char errwhy[200];		/* with err: why, when the errno does not say */
+	char refuse[240];		/* readable, but not to be written: why */
 };
 
 /* A devlink parameter as read: the values of the cmodes it supports. */

@@ -26,9 +26,11 @@
 #include <unistd.h>
 #include "cfs.h"
 #include "cfs_group.h"
+#include "kmsg.h"
 #include "obj.h"
 #include "rdmacm.h"
 #include "surface.h"
+#include "testhook.h"
 
 static const struct rtune_surface *const surfaces[] = {
 	/* first of those with the same driver: what the driver finds */
@@ -37,6 +39,7 @@ static const struct rtune_surface *const surfaces[] = {
 	&rtune_surface_bnxt_re,
 	&rtune_surface_irdma,
 	&rtune_surface_bnxt_re_oot,
+	&rtune_surface_ionic,
 	NULL,
 };
 
@@ -45,6 +48,13 @@ static const char *debugfs_root(void)
 	const char *r = getenv(RTUNE_ENV_TEST_DEBUGFS);
 
 	return r && *r ? r : "/sys/kernel/debug";
+}
+
+static const char *sysfs_ib_root(void)
+{
+	const char *r = getenv(RTUNE_ENV_TEST_SYSFS_IB);
+
+	return r && *r ? r : "/sys/class/infiniband";
 }
 
 static const char *sysfs_net_root(void)
@@ -76,6 +86,8 @@ static void surface_dir(const struct rtune_surface *sf, const char *id, char *bu
 	}
 	if (sf->root == RTUNE_SURF_SYSFS_NET)
 		snprintf(buf, len, "%s/%s/%s", sysfs_net_root(), id, sf->subdir);
+	else if (sf->root == RTUNE_SURF_SYSFS_IB)
+		snprintf(buf, len, "%s/%s/%s", sysfs_ib_root(), id, sf->subdir);
 	else
 		snprintf(buf, len, "%s/%s/%s/%s", debugfs_root(), sf->name, id, sf->subdir);
 }
@@ -187,7 +199,7 @@ static void probe(const char *ibdev, const char *netdev, struct rtune_hwcc *hw)
 		if (!sf)
 			return;
 		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device", ibdev);
-		if (sf->root == RTUNE_SURF_CONFIGFS_GROUP)
+		if (sf->root == RTUNE_SURF_CONFIGFS_GROUP || sf->root == RTUNE_SURF_SYSFS_IB)
 			snprintf(id, sizeof(id), "%s", ibdev);
 		else if (link_base(path, id, sizeof(id)))
 			return;
@@ -466,6 +478,14 @@ void surface_read_dev(struct rtune_link *d)
 		hw->err = -EOPNOTSUPP;
 		return;
 	}
+	if (hw->sf->locate) {
+		int err = hw->sf->locate(hw);
+
+		if (err) {
+			hw->err = err;
+			return;
+		}
+	}
 	{
 		bool made;
 		int err = group_enter(hw, &made);
@@ -489,6 +509,10 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len)
 	const struct rtune_hwcc *hw = &d->hw;
 	char p[PATH_MAX];
 
+	if (hw->errwhy[0]) {
+		snprintf(buf, len, "%s", hw->errwhy);
+		return;
+	}
 	if (hw->sf->root == RTUNE_SURF_CONFIGFS_GROUP && !hw->errfile[0]) {
 		group_root(hw->sf, p, sizeof(p));
 		if (hw->err == -ENOENT)
@@ -593,6 +617,11 @@ void surface_target(const struct rtune_profile *p, const struct rtune_link *dev,
 			bad++;
 		}
 	}
+	if (!bad && dev->hw.refuse[0]) {
+		plan_note(pl, devidx, RTUNE_SEV_ERROR, "cc-unsupported", "%s/%u: %s %s: %s",
+			  dev->ibdev, dev->port, sf->name, dev->hw.id, dev->hw.refuse);
+		bad++;
+	}
 	if (!bad && sf->check && sf->check(raw, fm, why, sizeof(why))) {
 		plan_note(pl, devidx, RTUNE_SEV_ERROR, "cc-unsupported", "%s/%u: %s %s: %s",
 			  dev->ibdev, dev->port, sf->name, dev->hw.id, why);
@@ -609,6 +638,14 @@ void surface_target(const struct rtune_profile *p, const struct rtune_link *dev,
 					  dev->ibdev, dev->port, sf->name, diff);
 			group_leave(&dev->hw, made);
 		}
+	}
+	for (i = 0; !bad && sf->unwritable && i < sf->nfiles; i++) {
+		const char *no = sf->unwritable(i, dev->hw.raw[i]);
+
+		if ((fm & (1u << i)) && raw[i] != dev->hw.raw[i] && no)
+			plan_note(pl, devidx, RTUNE_SEV_WARNING, "cc-not-restorable",
+				  "%s/%u: %s reads %u, which cannot be written back (%s): if this apply fails, a rollback leaves it at the new value",
+				  dev->ibdev, dev->port, sf->files[i], dev->hw.raw[i], no);
 	}
 	if (notset[0])
 		plan_note(pl, devidx, RTUNE_SEV_WARNING, "cc-not-set",
@@ -743,26 +780,81 @@ static const char *raw_text(const struct rtune_surface *sf, int f, uint32_t v, c
 	return buf;
 }
 
+/* The fw_log matcher for the device being written. */
+static bool log_match(const char *msg, size_t len, const void *arg)
+{
+	const struct rtune_hwcc *hw = arg;
+
+	return hw->sf->fw_log(hw, msg, len);
+}
+
+/*
+ * After a store that returned success: did the driver log that the
+ * firmware refused it (sf->fw_log)? 0, or -EIO with a->why.
+ */
+static int log_check(struct rtune_kmsg *km, struct rtune_action *a, int f, uint32_t v, int k,
+		     int n)
+{
+	char hit[160];
+	const char *h = hit;
+	int r = rtune_kmsg_scan(km, log_match, &a->from.hw, hit, sizeof(hit));
+
+	if (!r)
+		return 0;
+	/* the line's end: "<ibdev>: dcqcn profile 1 not set, error -5" */
+	if (strlen(hit) > 56)
+		h = hit + strlen(hit) - 56;
+	if (r > 0)
+		snprintf(a->why, sizeof(a->why),
+			 "%.32s %u: the driver logged \"%.56s\", the firmware refused it (after %d of %d writes)",
+			 a->from.hw.sf->files[f], v, h, k, n);
+	else
+		snprintf(a->why, sizeof(a->why),
+			 "%.32s %u: the kernel log after it: %.40s, whether the firmware took it is unknown (after %d of %d writes)",
+			 a->from.hw.sf->files[f], v,
+			 r == -EOVERFLOW ? "records lost or too many" : strerror(-r), k, n);
+	return -EIO;
+}
+
 int surface_apply(struct rtune_link *d, struct rtune_action *a)
 {
 	const struct rtune_surface *sf = a->from.hw.sf;
 	uint32_t expect[RTUNE_SURF_MAX_FILES];
 	int order[RTUNE_SURF_MAX_FILES], n, k, j, err = 0;
 	char path[PATH_MAX], val[16], bad[180] = "", fwbad[240] = "", t1[32], t2[32];
-
+	char kept[180] = "";
+	struct rtune_kmsg km = { .fd = -1 };
 	bool made;
 
 	memcpy(expect, a->from.hw.raw, sizeof(expect));
 	n = write_order(sf, a->from.hw.raw, a->to.hw.raw, a->mask, order);
+	if (n && sf->fw_log) {
+		/* from here on: what the writes below make the driver log */
+		err = rtune_kmsg_open(&km, rtune_test_kmsg());
+		if (err) {
+			snprintf(a->why, sizeof(a->why),
+				 "cannot read the kernel log (/dev/kmsg: %.40s), the only place %s reports a failed firmware command; nothing written",
+				 strerror(-err), sf->name);
+			return err;
+		}
+	}
 	err = group_enter(&a->from.hw, &made);
 	if (err) {
+		rtune_kmsg_close(&km);
 		snprintf(a->why, sizeof(a->why), "mkdir %.150s: %s", a->from.hw.dir, strerror(-err));
 		return err;
 	}
 	for (k = 0; k < n; k++) {
 		int f = order[k];
 		uint32_t v = a->to.hw.raw[f];
+		const char *no = sf->unwritable ? sf->unwritable(f, v) : NULL;
 
+		if (no) {
+			/* left as it is, and said: never a value it does not have */
+			add(kept, sizeof(kept), "%s stays %u, not %u: %s", sf->files[f], expect[f], v,
+			    no);
+			continue;
+		}
 		if (sf->groups & (1u << f)) {
 			err = write_group(a->from.hw.dir, sf->files[f], expect[f], v, a->why,
 					  sizeof(a->why));
@@ -783,7 +875,13 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 		}
 		for (j = 0; j < sf->nfiles; j++)
 			expect[j] = shown_after(sf, f, v, j, expect[j]);
+		if (sf->fw_log) {
+			err = log_check(&km, a, f, v, k, n);
+			if (err)
+				break;
+		}
 	}
+	rtune_kmsg_close(&km);
 	/* a staged surface: send what was written to the firmware */
 	if (!err && n && sf->commit) {
 		snprintf(path, sizeof(path), "%s/%s", a->from.hw.dir, sf->commit);
@@ -833,15 +931,25 @@ int surface_apply(struct rtune_link *d, struct rtune_action *a)
 		snprintf(a->why, sizeof(a->why), "read-back of %s: %.170s", sf->dump, fwbad);
 		return -EIO;
 	}
+	if (kept[0]) {
+		snprintf(a->why, sizeof(a->why), "not restorable: %.180s", kept);
+		return -ERANGE;
+	}
 	return 0;
 }
 
 void surface_describe(const struct rtune_action *a, char *buf, size_t len)
 {
 	const struct rtune_surface *sf = a->from.hw.sf;
-	size_t n = (size_t)snprintf(buf, len, "cc (%s %s)", sf->name, a->from.hw.id);
+	size_t n = (size_t)snprintf(buf, len, "cc (%s %s", sf->name, a->from.hw.id);
 	char t1[32], t2[32];
 	int i;
+
+	/* ionic: which of the device's profiles */
+	if (a->from.hw.sel && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " profile %d", a->from.hw.sel);
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, ")");
 
 	for (i = 0; i < sf->nfiles && n < len; i++) {
 		if (!(a->mask & (1u << i)) || a->from.hw.raw[i] == a->to.hw.raw[i])

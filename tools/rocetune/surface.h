@@ -15,7 +15,7 @@
  * surface.c is generic: discovery, reading, writing, read-back, the
  * target and the plan. One file per vendor holds its table and its
  * conversions (surface_mlx5.c, surface_mlx5_ofed.c, surface_bnxt_re.c,
- * surface_irdma.c, surface_bnxt_re_oot.c).
+ * surface_irdma.c, surface_bnxt_re_oot.c, surface_ionic.c).
  */
 #ifndef ROCETUNE_SURFACE_H
 #define ROCETUNE_SURFACE_H
@@ -30,6 +30,7 @@ struct rtune_profile;
 struct rtune_plan;
 struct rtune_action;
 struct rtune_pr;
+struct rtune_hwcc;
 
 /* The most files one surface has (a bit each in uint32_t masks). */
 #define RTUNE_SURF_MAX_FILES 32
@@ -46,6 +47,8 @@ enum rtune_surf_root {
 	 * removed after, unless it was there already
 	 */
 	RTUNE_SURF_CONFIGFS_GROUP,
+	/* /sys/class/infiniband/<ibdev>/<subdir>/ (ionic's dcqcn/) */
+	RTUNE_SURF_SYSFS_IB,
 };
 
 /* What a neutral parameter is on a surface. */
@@ -132,10 +135,31 @@ struct rtune_surface {
 	 * showed @cur before: side effects of one write on another file.
 	 * NULL: a write changes its own file only. */
 	uint32_t (*after_write)(int w, uint32_t v, int file, uint32_t cur);
+	/*
+	 * Where in <root>/<id>/<subdir>/ (hw->dir on entry) the files are,
+	 * when that is read from the device (ionic: the profile its
+	 * match_default names): sets hw->dir, and hw->refuse when the files
+	 * can be read but a profile must not be written. 0, or -errno with
+	 * hw->errwhy. NULL: the directory itself.
+	 */
+	int (*locate)(struct rtune_hwcc *hw);
+	/*
+	 * A surface whose stores return success when the firmware refused
+	 * them, and which says so only in the kernel log (ionic): whether one
+	 * log message (@len bytes, not NUL-terminated) is such a failure for
+	 * @hw. surface_apply() reads the kernel log after every write
+	 * (kmsg.h) and fails the write on one. NULL: stores tell.
+	 */
+	bool (*fw_log)(const struct rtune_hwcc *hw, const char *msg, size_t len);
+	/* Why raw value @v cannot be written to file @f although the file
+	 * can show it (ionic's rate_to_set_on_first_cnp 0); NULL: it can.
+	 * A rollback leaves such a file as it is and says it. */
+	const char *(*unwritable)(int f, uint32_t v);
 };
 
 extern const struct rtune_surface rtune_surface_mlx5, rtune_surface_mlx5_ofed,
-	rtune_surface_bnxt_re, rtune_surface_irdma, rtune_surface_bnxt_re_oot;
+	rtune_surface_bnxt_re, rtune_surface_irdma, rtune_surface_bnxt_re_oot,
+	rtune_surface_ionic;
 
 /*
  * The conversions between a neutral parameter and the firmware field the
@@ -169,6 +193,14 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len);
 #define RTUNE_ENV_TEST_SYSFS_NET "ROCETUNE_TEST_SYSFS_NET"
 #define RTUNE_ENV_TEST_IRDMA_CONFIGFS "ROCETUNE_TEST_IRDMA_CONFIGFS"
 #define RTUNE_ENV_TEST_BNXT_RE_CONFIGFS "ROCETUNE_TEST_BNXT_RE_CONFIGFS"
+#define RTUNE_ENV_TEST_SYSFS_IB "ROCETUNE_TEST_SYSFS_IB"
+
+/*
+ * ionic's report of a failed firmware command (ibdev_warn() "dcqcn profile
+ * <N> not set, error <rc>") for RDMA device @ibdev and profile @profile,
+ * in log message @msg (@len bytes). Exposed for the unit tests.
+ */
+bool rtune_ionic_fw_failed(const char *msg, size_t len, const char *ibdev, int profile);
 
 /*
  * Parse a dump (rtune_surface.dump) into @raw, setting bits of *valid for

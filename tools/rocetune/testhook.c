@@ -27,4 +27,11 @@ const char *rtune_test_mstconfig(void)
 
 	return p && *p ? p : NULL;
 }
+
+const char *rtune_test_kmsg(void)
+{
+	const char *p = getenv("ROCETUNE_TEST_KMSG");
+
+	return p && *p ? p : NULL;
+}
 #endif

@@ -34,4 +34,18 @@ static inline const char *rtune_test_mstconfig(void)
 	return NULL;
 }
 #endif
+
+/*
+ * The kernel log that surface writes check (kmsg.h): in the test build,
+ * $ROCETUNE_TEST_KMSG when set (a file of records); NULL, i.e. /dev/kmsg,
+ * otherwise and in any other build.
+ */
+#ifdef RTUNE_TEST_HOOKS
+const char *rtune_test_kmsg(void);
+#else
+static inline const char *rtune_test_kmsg(void)
+{
+	return NULL;
+}
+#endif
 #endif

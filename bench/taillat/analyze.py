@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """analyze.py [--command CMD] SHARE PLOTDIR: the table of bench/taillat
-from a lab run's share directory (host1: params, win-NAME, q-NAME,
-flows-NAME and its .t0, red0-NAME, red1-NAME; host2: lat-NAME.log and
-any lat-NAME.uncalN.log), on stdout; the plot's data in PLOTDIR (pct.dat,
-rates-KIND.dat, lat-KIND.dat, queue-KIND.dat, meta.gp, for plot.gp). NAME
-is KIND-REP, KIND alone, off or on.
+from a lab run's share directory (host1: params, win-NAME, marks-NAME,
+q-NAME, flows-NAME and its .t0, red0-NAME, red1-NAME; host2:
+lat-NAME.log), on stdout; the plot's data in PLOTDIR (pct.dat,
+rates-KIND.dat, total-KIND.dat, lat-KIND.dat, queue-KIND.dat, meta.gp,
+for plot.gp). NAME is KIND-REP, KIND alone, off or on.
 
-The window of a measurement is host1's: it marks the start (win-NAME,
-first line) after the bulk QPs' warm-up and before it starts the small
-flow's server, and the end (second line) after the small flow ended and
-before the bulk QPs are stopped; the small flow lies inside it, the bulk
-QPs run over all of it. Its ends are cut at the last queue sample
+The window of a measurement is the small flow's own, on host1's clock:
+marks.py times the lines of its server's log, the header perftest prints
+just before the first exchange and the samples it prints after the last
+(marks-NAME). It must lie inside host1's own marks (win-NAME): after the
+bulk QPs' warm-up, before the server started; after it ended, before
+the bulk QPs were stopped. It is cut at the last counter sample
 (qsample.py --sent, every 50 ms, each on the time of its own read) at or
-before each mark.
+before its start and the first at or after its end.
 
 Per scenario, the median and [min-max] over the repetitions of:
 
@@ -28,13 +29,11 @@ p99_x            the p99 over the unloaded (alone) p99 of the same
 bulk_util        the bytes the bottleneck sent in the window by its own
                  counter (RED on ifb0, "Sent" in tc -s: Ethernet + IP, as
                  HTB counts them against its rate), less the small flow's
-                 (each exchange is one SIZE-byte write from host2 and
-                 host2's ACK of host1's write; ITERS exchanges per perftest
-                 run, a run repeated after a failed calibration counted
-                 too), over the rate times the window. Retransmitted bytes
-                 count (they left the bottleneck); so does the rest of the
-                 window around the small flow (perftest's connection
-                 set-up), where only the bulk QPs send.
+                 (ITERS exchanges, each one SIZE-byte write from host2 and
+                 host2's ACK of host1's write; a perftest run again after
+                 a failed calibration runs after the window, which is the
+                 first run's), over the rate times the window.
+                 Retransmitted bytes count: they left the bottleneck.
 win_s            the window's length.
 small_Mbps       the small flow's own rate through the bottleneck while it
                  ran (the per-QP capture on host1's ifb0; its first and
@@ -62,13 +61,12 @@ full 256-byte packets.
 
 A run that measured nothing is refused, with every reason on stderr and
 exit status 1: a missing or unparsable perftest log, a latency of zero,
-no window marks, no counter sample (a failed read) within 1 s before
-either end of the window, counters that did not move or went backwards,
-no bulk bytes beyond the small flow's in a loaded run, no capture, no
-small flow or no bulk QP in a loaded capture. The table never holds a
-zero for a missing figure."""
+no window marks or marks out of order, no counter sample (a failed read)
+within 1 s before the window's start or after its end, counters that did
+not move or went backwards, no bulk bytes beyond the small flow's in a
+loaded run, no capture, no small flow or no bulk QP in a loaded capture.
+The table never holds a zero for a missing figure."""
 import datetime
-import glob
 import math
 import os
 import re
@@ -169,17 +167,25 @@ def frame_bytes(size, mtu):
 
 
 def window(h1, name):
-    """host1's marks of the window: its start (before the small flow's
-    server started) and its end (after the small flow ended, before the
-    bulk QPs were stopped), epoch seconds."""
-    wpath = os.path.join(h1, 'win-' + name)
+    """The small flow's window on host1's clock: its server log's marks
+    (marks.py: the header, printed just before the first exchange, and
+    the samples, printed after the last), inside host1's own marks around
+    it (after the bulk QPs' warm-up, before the server started; after it
+    ended, before the bulk QPs were stopped). Epoch seconds: (outer
+    start, start, end, outer end)."""
+    wpath, mpath = os.path.join(h1, 'win-' + name), os.path.join(h1, 'marks-' + name)
     try:
         w = [float(x) for x in open(wpath).read().split()]
+        m = dict(line.split() for line in open(mpath).read().splitlines())
+        m = {k: float(v) for k, v in m.items()}
     except (OSError, ValueError) as e:
-        raise Refused('%s: no window marks (%s)' % (wpath, e)) from None
-    if len(w) != 2 or not w[0] < w[1]:
-        raise Refused('%s: not a start and a later end: %s' % (wpath, w))
-    return w
+        raise Refused('%s: no window marks (%s)' % (name, e)) from None
+    if len(w) != 2 or 'start' not in m or 'end' not in m:
+        raise Refused('%s: the window marks are incomplete (%s: %s, %s: %s)' % (name, wpath, w, mpath, m))
+    if not w[0] <= m['start'] < m['end'] <= w[1]:
+        raise Refused('%s: the small flow\'s marks %.3f-%.3f are not inside host1\'s %.3f-%.3f'
+                      % (mpath, m['start'], m['end'], w[0], w[1]))
+    return w[0], m['start'], m['end'], w[1]
 
 
 def counters(qpath):
@@ -218,17 +224,24 @@ def measure(share, name, kind, p):
     # (qsample.py --sent, every 50 ms on the time of its read) at the last
     # sample before each of host1's window marks. The bulk QPs run over
     # the whole window; the small flow lies inside it.
-    t0, t1 = window(h1, name)
+    w0, t0, t1, w1 = window(h1, name)
     qpath = os.path.join(h1, 'q-' + name)
     rows = counters(qpath)
-    edge = []
-    for what, t in (('start', t0), ('end', t1)):
-        before = [x for x in rows if x[0] <= t]
-        if not before or t - before[-1][0] > EDGE:
-            raise Refused('%s: no counter sample within %g s before the window\'s %s (%.3f): '
-                          'a failed read of the bottleneck' % (qpath, EDGE, what, t))
-        edge.append(before[-1])
-    (s0, _, b0, k0), (s1, _, b1, k1) = edge
+    # The last sample at or before the start, the first at or after the
+    # end: the small flow lies inside, and both within host1's marks,
+    # where the bulk QPs ran.
+    before = [x for x in rows if x[0] <= t0]
+    after = [x for x in rows if x[0] >= t1]
+    if not before or t0 - before[-1][0] > EDGE:
+        raise Refused('%s: no counter sample within %g s before the small flow\'s start (%.3f): '
+                      'a failed read of the bottleneck' % (qpath, EDGE, t0))
+    if not after or after[0][0] - t1 > EDGE or after[0][0] > w1:
+        raise Refused('%s: no counter sample within %g s after the small flow\'s end (%.3f) and '
+                      'before the bulk QPs were stopped: a failed read of the bottleneck' % (qpath, EDGE, t1))
+    if before[-1][0] < w0:
+        raise Refused('%s: the last counter sample before the small flow\'s start is older than '
+                      'host1\'s mark: the warm-up is in the window' % qpath)
+    (s0, _, b0, k0), (s1, _, b1, k1) = before[-1], after[0]
     inside = [x for x in rows if s0 <= x[0] <= s1]
     if any(b[2] < a[2] or b[3] < a[3] for a, b in zip(inside, inside[1:])):
         raise Refused('%s: RED\'s counters went backwards inside the window' % qpath)
@@ -236,11 +249,11 @@ def measure(share, name, kind, p):
         raise Refused('%s: the bottleneck sent nothing in the window (%d bytes, %d packets in %.2f s): '
                       'not a measurement' % (qpath, b1 - b0, k1 - k0, s1 - s0))
     # The small flow's own bytes: every exchange is one write from host2
-    # and host2's ACK of host1's write; a run perftest made again after a
-    # failed calibration (lat-NAME.uncalN.log) crossed the window too.
-    runs = 1 + len(glob.glob(os.path.join(h2, 'lat-%s.uncal*.log' % name)))
+    # and host2's ACK of host1's write. (A perftest run again after a
+    # failed calibration runs after the window: the marks are the first
+    # run's.)
     w, a = frame_bytes(p['size'], p['mtu'])
-    small = runs * p['iters'] * (w + a)
+    small = p['iters'] * (w + a)
     rate = p['bn_mbit'] * 1e6 / 8  # bytes a second
     if kind == 'alone':
         r['small_ratio'] = (b1 - b0) / small
@@ -320,6 +333,13 @@ def measure(share, name, kind, p):
     last = max(max(v) for v in nbytes.values())
     r['rates'] = [[i * BIN] + [nbytes[sp].get(i, 0) * 8 / BIN / 1e6 for sp in order]
                   for i in range(0, last + 1)]
+    # What the counter says left the bottleneck in the same bins: the
+    # plot shows how much of it the capture saw.
+    r['total'] = []
+    for i in range(math.floor((rows[0][0] - tc0) / BIN) + 1, math.ceil((rows[-1][0] - tc0) / BIN) - 1):
+        a, b = at(rows, tc0 + i * BIN), at(rows, tc0 + (i + 1) * BIN)
+        if a is not None and b is not None:
+            r['total'].append((i * BIN, (b - a) * 8 / BIN / 1e6))
     t, r['lat_t'] = sb[0] * BIN, []
     for v in samples:
         t += 2 * v / 1000
@@ -462,6 +482,10 @@ def plot_data(d, p, res):
             f.write('# s since the first packet, one-way latency ms\n')
             for t, v in r['lat_t']:
                 f.write('%.4f %.4f\n' % (t, v))
+        with open(os.path.join(d, 'total-%s.dat' % kind), 'w') as f:
+            f.write('# s since the first packet, Mb/s RED on ifb0 sent (its counter)\n')
+            for t, v in r['total']:
+                f.write('%.1f %.3f\n' % (t, v))
         with open(os.path.join(d, 'queue-%s.dat' % kind), 'w') as f:
             f.write('# s since the first packet, backlog / bottleneck rate in ms\n')
             for t, v in r['queue_t']:

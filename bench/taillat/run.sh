@@ -34,10 +34,11 @@
 #
 # What the bulk QPs moved is counted by the bottleneck itself: host1
 # samples RED's bytes sent on ifb0 with its backlog every 50 ms
-# (qsample.py --sent) and marks a window around each small flow (after
-# the warm-up and before its server starts, after it ended and before the
-# bulk QPs are stopped); the analysis takes the counter's growth in the
-# window less the small flow's own bytes. A per-QP capture on ifb0
+# (qsample.py --sent) and marks the small flow's window from its server's
+# log (marks.py), inside marks of its own around it (after the warm-up
+# and before the server starts, after it ended and before the bulk QPs
+# are stopped); the analysis takes the counter's growth in the window
+# less the small flow's own bytes. A per-QP capture on ifb0
 # (bench/incast/flowcap.py) gives what needs per-QP detail (the small
 # flow's rate, the plot's rates); it loses packets on a busy vCPU, and
 # the table says how much it saw.
@@ -46,9 +47,9 @@
 # (bench/taillat/analyze.py) and draws the plot (plot.gp, gnuplot). A
 # perftest that fails (no connection, no result, bulk traffic that ended
 # before the small flow did) ends the lab run on both guests, and any
-# empty sample (no latency figures, no window, no counter sample near
-# either end of it, counters that did not move, no bulk bytes, nothing
-# captured on ifb0) fails the analysis: either way the last line is
+# empty sample (no latency figures, no window marks, no counter sample
+# near either end of the window, counters that did not move, no bulk
+# bytes, nothing captured on ifb0) fails the analysis: either way the last line is
 # "not ok 1 taillat: REASON", the exit status 1, and the results are
 # left as they were. Columns: see analyze.py.
 
@@ -116,7 +117,7 @@ fi
 
 # run KIND NAME: one measurement; KIND alone, off or on.
 run() {
-	local kind=$1 name=$2 mon cap a b
+	local kind=$1 name=$2 mon cap mk a b
 	if [[ $kind == on ]]; then
 		bench_load preset || bench_fail "$name: rocetune with the lab preset did not load"
 	fi
@@ -158,12 +159,21 @@ run() {
 		((a == 0)) || bench_fail "bulk-$name did not start (see bulk-$name.log)"
 		((LAB_HOST == 2)) && sleep "$WARM"
 	fi
-	# The window: host1 marks its start (on the clock of its queue
-	# samples) before it starts the small flow's server, so after the
-	# warm-up and before the first small message; its end after the small
-	# flow ended and before the bulk QPs are stopped (barrier below).
+	# The window, on the clock of host1's counter samples: the small
+	# flow's own, from its server's log (marks.py: the header perftest
+	# prints before its first exchange, the samples it prints after its
+	# last), inside host1's marks around it: after the warm-up, before the
+	# server starts; after it ended, before the bulk QPs are stopped
+	# (barrier below).
 	bench_bar "lat-$name" 200
-	((LAB_HOST == 1)) && echo "$EPOCHREALTIME" >"$D/win-$name"
+	if ((LAB_HOST == 1)); then
+		echo "$EPOCHREALTIME" >"$D/win-$name"
+		python3 "$here/marks.py" "$D/lat-$name.log" "$D/marks-$name" $((LATMAX + 100)) &
+		mk=$!
+		# A line is timed when marks.py reads it: it must run first.
+		for _ in $(seq 300); do [[ -e $D/marks-$name ]] && break; sleep 0.1; done
+		[[ -e $D/marks-$name ]] || bench_fail "$name: marks.py did not start within 30 s"
+	fi
 	# -u 17 as for the bulk QPs: a round trip through a full queue takes
 	# longer than the default QP timeout (Documentation/datapath.rst).
 	# ECT (--tclass=2), so that RED marks it rather than drops it.
@@ -171,7 +181,10 @@ run() {
 		ib_write_lat -d rxe0 -x "$LAB_GID" -F -u 17 -m "$MTU" --tclass=2 \
 		-s "$SIZE" -n "$ITERS" -U ||
 		bench_fail "small flow lat-$name failed (see lat-$name.log)"
-	((LAB_HOST == 1)) && echo "$EPOCHREALTIME" >>"$D/win-$name"
+	if ((LAB_HOST == 1)); then
+		wait "$mk" || bench_fail "$name: no start and end of the small flow in lat-$name.log (marks.py)"
+		echo "$EPOCHREALTIME" >>"$D/win-$name"
+	fi
 	bench_bar "latdone-$name" 200
 	if [[ $kind != alone ]]; then
 		lab_perf_stop "bulk-$name" ||

@@ -5,8 +5,9 @@ bench/taillat lab run, 3 repetitions, for selftests/host/taillat.sh:
 DIR/good, and DIR/FAULT for each FAULT (one process for all: a Python
 start is a noticeable part of the test's time).
 Known figures: the small flow's p99 is 1.0, 50 and 1.5 ms (alone, off,
-on) times 1.0, 1.1, 0.9 in repetitions 1, 2, 3. The window is 1005.02 to
-1012.53 s, cut at the samples of 1005.00 and 1012.50 (7.5 s); RED's
+on) times 1.0, 1.1, 0.9 in repetitions 1, 2, 3. The small flow's window
+is 1005.02 to 1012.47 s (host1's marks 1003 and 1014 s), cut at the
+samples of 1005.00 and 1012.50 (7.5 s); RED's
 counter grows by 0.999 (off) and 0.95 (on) of the 8 Mbit/s bottleneck
 for the bulk QPs and by the small flow's 1000 x (138 + 62) bytes between
 1006 and 1011 s; the capture saw every byte (cap_frac 1), the small flow
@@ -18,7 +19,9 @@ one measurement:
   nobulk     on-3's counter grows by the small flow's bytes only
   capnobulk  on-3's capture holds the small flow only
   noqueue    no queue sample in off-2
-  nowin      no window marks for off-3
+  nowin      no marks of host1's window for off-3
+  nomarks    no end mark of the small flow in alone-2
+  outside    on-3's small flow marks begin before host1's window
   nosent     on-2's queue samples have no sent counters (qsample.py
              without --sent)
   stuck      off-1's counter does not move
@@ -26,10 +29,7 @@ one measurement:
   backwards  off-3's counter falls inside the window
   lossy      (not refused) RED marked more packets in on-1 than were
              captured
-  capshort   (not refused) on-1's capture saw 80 % of the bulk bytes
-  rerun      (not refused) on-1's perftest ran twice (a failed
-             calibration, lat-on-1.uncal1.log) and the counter has both
-             runs' bytes"""
+  capshort   (not refused) on-1's capture saw 80 % of the bulk bytes"""
 import os
 import sys
 
@@ -75,8 +75,6 @@ def share(d, fault):
         for kind in ('alone', 'off', 'on'):
             name = '%s-%d' % (kind, rep)
             lat_log(os.path.join(h2, 'lat-%s.log' % name), P99[kind] * SCALE[rep], name, fault)
-            if fault == 'rerun' and name == 'on-1':
-                lat_log(os.path.join(h2, 'lat-on-1.uncal1.log'), P99[kind], 'alone-1', 'uncal')
             # 0.5 s bins from 1000.000 s: bulk QPs 49153-49156 over bins
             # 0-29, the small flow (64-byte writes and ACKs, 100 bytes a
             # packet) over bins 12-21.
@@ -97,10 +95,14 @@ def share(d, fault):
                 f.write('1000.000\n')
             if not (fault == 'nowin' and name == 'off-3'):
                 with open(os.path.join(h1, 'win-' + name), 'w') as f:
-                    f.write('1005.020000\n1012.530000\n')
+                    f.write('1003.000000\n1014.000000\n')
+            with open(os.path.join(h1, 'marks-' + name), 'w') as f:
+                f.write('start %s\n' % ('1002.500000' if fault == 'outside' and name == 'on-3' else '1005.020000'))
+                if not (fault == 'nomarks' and name == 'alone-2'):
+                    f.write('end 1012.470000\n')
             # Samples every 50 ms from 1000 s: RED's cumulative bytes, the
             # small flow's 2000 bytes a sample from 1006.05 to 1011.00 s.
-            smallk = 4000 if fault == 'rerun' and name == 'on-1' else 2000
+            smallk = 2000
             if fault == 'nobulk' and name == 'on-3':
                 bulk = 0
             cum, pk, qs = 0, 0, []

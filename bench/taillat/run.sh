@@ -49,9 +49,9 @@
 # before the small flow did) ends the lab run on both guests, and any
 # empty sample (no latency figures, no window marks, no counter sample
 # near either end of the window, counters that did not move, no bulk
-# bytes, nothing captured on ifb0) fails the analysis: either way the last line is
-# "not ok 1 taillat: REASON", the exit status 1, and the results are
-# left as they were. Columns: see analyze.py.
+# bytes, nothing captured on ifb0) fails the analysis: either way the
+# last line is "not ok 1 taillat: REASON", the exit status 1, and the
+# results are left as they were. Columns: see analyze.py.
 
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)

@@ -3,9 +3,10 @@
 #   gnuplot -e "dir='PLOTDIR'; png='OUT.png'" bench/taillat/plot.gp
 # Top: the small flow's p50/p99/p99.9 in each repetition of each scenario.
 # Below: for the typical (median-p99) repetition of each loaded scenario,
-# what each QP moved through the bottleneck per 0.5 s, the small flow's
-# every exchange (perftest -U) and the bottleneck's backlog as queueing
-# delay (backlog / rate), on the same clock.
+# what each QP moved through the bottleneck per 0.5 s (the capture) and
+# what the bottleneck sent in all (its counter), the small flow's every
+# exchange (perftest -U) and the bottleneck's backlog as queueing delay
+# (backlog / rate), on the same clock.
 
 load dir.'/meta.gp'
 set terminal pngcairo size 1280,1280 font ",10"
@@ -27,7 +28,7 @@ unset logscale y
 set xtics autofreq
 set xrange [*:*]
 set xlabel "s since the first packet through the bottleneck"
-set ylabel "Mb/s leaving the bottleneck"
+set ylabel "Mb/s leaving the bottleneck (per QP: capture)"
 set yrange [0:bn * 1.3]
 set ytics nomirror
 set logscale y2
@@ -38,12 +39,14 @@ set key top right horizontal
 set title sprintf("without DCQCN: repetition %d (its p99 %.1f ms is the median one)", rep_off, p99_off)
 plot for [c=3:ncol_off] dir.'/rates-off.dat' using 1:c with steps lw 1.5 title columnheader(c), \
      dir.'/rates-off.dat' using 1:2 with steps lw 2.5 lc rgb "black" title columnheader(2), \
+     dir.'/total-off.dat' using 1:2 with steps lw 1 dt 2 lc rgb "black" title "all (counter)", \
      dir.'/lat-off.dat' using 1:2 axes x1y2 with points pt 7 ps 0.25 lc rgb "red" title "small flow latency", \
      dir.'/queue-off.dat' using 1:($2 > 0 ? $2 : NaN) axes x1y2 with lines lc rgb "#888888" title "queue delay"
 
 set title sprintf("with DCQCN: repetition %d (its p99 %.1f ms is the median one)", rep_on, p99_on)
 plot for [c=3:ncol_on] dir.'/rates-on.dat' using 1:c with steps lw 1.5 title columnheader(c), \
      dir.'/rates-on.dat' using 1:2 with steps lw 2.5 lc rgb "black" title columnheader(2), \
+     dir.'/total-on.dat' using 1:2 with steps lw 1 dt 2 lc rgb "black" title "all (counter)", \
      dir.'/lat-on.dat' using 1:2 axes x1y2 with points pt 7 ps 0.25 lc rgb "red" title "small flow latency", \
      dir.'/queue-on.dat' using 1:($2 > 0 ? $2 : NaN) axes x1y2 with lines lc rgb "#888888" title "queue delay"
 unset multiplot

@@ -25,19 +25,33 @@
 #                TAILLAT_SIZE (small message bytes, 64), TAILLAT_ITERS
 #                (small flow exchanges, 1000), TAILLAT_WARM (s of bulk
 #                before the small flow, 5), TAILLAT_LATMAX (s a small flow
-#                may take, 300), BN_MBIT (8), ROCE_MTU (256), RTUNE_EXTRA
-#                (lab preset overrides), TAILLAT_RESULTS (the table,
-#                default bench/taillat/results.txt; the plot goes next to
-#                it with .png for .txt).
+#                may take, 300), BN_MBIT (8), ROCE_MTU (256), RED_MIN,
+#                RED_MAX (bytes), RED_BURST (the bottleneck's RED;
+#                lab-preset.sh's defaults), RTUNE_EXTRA (lab preset
+#                overrides), TAILLAT_RESULTS (the table, default
+#                bench/taillat/results.txt; the plot goes next to it with
+#                .png for .txt).
+#
+# What the bulk QPs moved is counted by the bottleneck itself: host1
+# samples RED's bytes sent on ifb0 with its backlog every 50 ms
+# (qsample.py --sent) and marks the small flow's window from its server's
+# log (marks.py), inside marks of its own around it (after the warm-up
+# and before the server starts, after it ended and before the bulk QPs
+# are stopped); the analysis takes the counter's growth in the window
+# less the small flow's own bytes. A per-QP capture on ifb0
+# (bench/incast/flowcap.py) gives what needs per-QP detail (the small
+# flow's rate, the plot's rates); it loses packets on a busy vCPU, and
+# the table says how much it saw.
 #
 # The guests only measure; the host analyses the share afterwards
 # (bench/taillat/analyze.py) and draws the plot (plot.gp, gnuplot). A
 # perftest that fails (no connection, no result, bulk traffic that ended
 # before the small flow did) ends the lab run on both guests, and any
-# empty sample (no latency figures, nothing captured on ifb0, no bulk
-# traffic, no queue samples) fails the analysis: either way the last
-# line is "not ok 1 taillat: REASON", the exit status 1, and the results
-# are left as they were. Columns: see analyze.py.
+# empty sample (no latency figures, no window marks, no counter sample
+# near either end of the window, counters that did not move, no bulk
+# bytes, nothing captured on ifb0) fails the analysis: either way the
+# last line is "not ok 1 taillat: REASON", the exit status 1, and the
+# results are left as they were. Columns: see analyze.py.
 
 set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
@@ -49,7 +63,10 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	out=$(mktemp -d /tmp/rocetune-taillat.XXXXXX) || nok "mktemp"
 	cmd="TAILLAT_REPS=${TAILLAT_REPS:-3} TAILLAT_N=${TAILLAT_N:-4} TAILLAT_SIZE=${TAILLAT_SIZE:-64}"
 	cmd+=" TAILLAT_ITERS=${TAILLAT_ITERS:-1000} TAILLAT_WARM=${TAILLAT_WARM:-5}"
+	# The bottleneck's RED (selftests/dcqcn/lab-preset.sh's defaults).
+	red_min=${RED_MIN:-30000} red_max=${RED_MAX:-90000} red_burst=${RED_BURST:-45}
 	cmd+=" TAILLAT_LATMAX=${TAILLAT_LATMAX:-300} BN_MBIT=${BN_MBIT:-8} ROCE_MTU=${ROCE_MTU:-256}"
+	cmd+=" RED_MIN=$red_min RED_MAX=$red_max RED_BURST=$red_burst"
 	cmd+=" RTUNE_EXTRA='${RTUNE_EXTRA:-}' bench/taillat/run.sh${*:+ $*}"
 	t0=$SECONDS
 	"$here/../../selftests/lab/lab-run" --hosts 2 --timeout 3000 --out "$out/run" \
@@ -57,6 +74,7 @@ if [[ -z ${LAB_HOST:-} ]]; then
 		--env TAILLAT_SIZE="${TAILLAT_SIZE:-64}" --env TAILLAT_ITERS="${TAILLAT_ITERS:-1000}" \
 		--env TAILLAT_WARM="${TAILLAT_WARM:-5}" --env TAILLAT_LATMAX="${TAILLAT_LATMAX:-300}" \
 		--env BN_MBIT="${BN_MBIT:-8}" --env ROCE_MTU="${ROCE_MTU:-256}" \
+		--env RED_MIN="$red_min" --env RED_MAX="$red_max" --env RED_BURST="$red_burst" \
 		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" "$@" \
 		--script "1,2=$here/run.sh"
 	rc=$?
@@ -93,12 +111,13 @@ bench_bottleneck
 if ((LAB_HOST == 1)); then
 	# What the analysis on the host needs to know about this run.
 	printf '%s\n' "kernel $(uname -r)" "bn_mbit $BN_MBIT" "red $RED_MIN $RED_MAX $RED_LIMIT" \
-		"reps $REPS" "n $N" "size $SIZE" "iters $ITERS" "warm $WARM" "mtu $MTU" >"$D/params"
+		"reps $REPS" "n $N" "size $SIZE" "iters $ITERS" "warm $WARM" "mtu $MTU" \
+		"red_burst $RED_BURST" >"$D/params"
 fi
 
 # run KIND NAME: one measurement; KIND alone, off or on.
 run() {
-	local kind=$1 name=$2 mon cap a b
+	local kind=$1 name=$2 mon cap mk a b
 	if [[ $kind == on ]]; then
 		bench_load preset || bench_fail "$name: rocetune with the lab preset did not load"
 	fi
@@ -106,10 +125,16 @@ run() {
 		# A new RED: every run starts from an empty average (lab-preset.sh).
 		rtune_lab_red replace || bench_fail "RED reset before $name"
 		echo "$(rtune_lab_redstat dropped) $(rtune_lab_redstat marked)" >"$D/red0-$name"
-		python3 "$BENCH_TOP/selftests/dcqcn/qsample.py" ifb0 red 0.05 "$D/q-$name" &
+		# The backlog, and RED's bytes and packets sent (the bottleneck's
+		# own counters), every 50 ms, each on the time of its read.
+		python3 "$BENCH_TOP/selftests/dcqcn/qsample.py" --sent ifb0 red 0.05 "$D/q-$name" &
 		mon=$!
 		python3 "$BENCH_TOP/bench/incast/flowcap.py" ifb0 $((LATMAX + WARM + 200)) "$D/flows-$name" &
 		cap=$!
+		# Python takes seconds to start in a TCG guest: the window must
+		# not open before the first sample of the counters.
+		for _ in $(seq 300); do [[ -s $D/q-$name ]] && break; sleep 0.1; done
+		[[ -s $D/q-$name ]] || bench_fail "$name: no sample of the bottleneck's counters within 30 s"
 	fi
 	bench_bar "start-$name"
 	if [[ $kind != alone ]]; then
@@ -134,6 +159,21 @@ run() {
 		((a == 0)) || bench_fail "bulk-$name did not start (see bulk-$name.log)"
 		((LAB_HOST == 2)) && sleep "$WARM"
 	fi
+	# The window, on the clock of host1's counter samples: the small
+	# flow's own, from its server's log (marks.py: the header perftest
+	# prints before its first exchange, the samples it prints after its
+	# last), inside host1's marks around it: after the warm-up, before the
+	# server starts; after it ended, before the bulk QPs are stopped
+	# (barrier below).
+	bench_bar "lat-$name" 200
+	if ((LAB_HOST == 1)); then
+		echo "$EPOCHREALTIME" >"$D/win-$name"
+		python3 "$here/marks.py" "$D/lat-$name.log" "$D/marks-$name" $((LATMAX + 100)) &
+		mk=$!
+		# A line is timed when marks.py reads it: it must run first.
+		for _ in $(seq 300); do [[ -e $D/marks-$name ]] && break; sleep 0.1; done
+		[[ -e $D/marks-$name ]] || bench_fail "$name: marks.py did not start within 30 s"
+	fi
 	# -u 17 as for the bulk QPs: a round trip through a full queue takes
 	# longer than the default QP timeout (Documentation/datapath.rst).
 	# ECT (--tclass=2), so that RED marks it rather than drops it.
@@ -141,6 +181,11 @@ run() {
 		ib_write_lat -d rxe0 -x "$LAB_GID" -F -u 17 -m "$MTU" --tclass=2 \
 		-s "$SIZE" -n "$ITERS" -U ||
 		bench_fail "small flow lat-$name failed (see lat-$name.log)"
+	if ((LAB_HOST == 1)); then
+		wait "$mk" || bench_fail "$name: no start and end of the small flow in lat-$name.log (marks.py)"
+		echo "$EPOCHREALTIME" >>"$D/win-$name"
+	fi
+	bench_bar "latdone-$name" 200
 	if [[ $kind != alone ]]; then
 		lab_perf_stop "bulk-$name" ||
 			bench_fail "bulk-$name ended before the small flow did: some latency samples are unloaded"

@@ -12,12 +12,14 @@
 # increases small enough that the sum of the QPs' steps is a small part
 # of the bottleneck rate.
 
-# Bottleneck on the receiver's ingress (ifb0): HTB rate and RED ecn.
+# Bottleneck on the receiver's ingress (ifb0): HTB rate and RED ecn
+# (bytes; RED_BURST in packets of avpkt 1100). The environment may
+# override them for an experiment (bench/taillat passes them on).
 BN_MBIT=${BN_MBIT:-8}
-RED_MIN=30000
-RED_MAX=90000
+RED_MIN=${RED_MIN:-30000}
+RED_MAX=${RED_MAX:-90000}
 RED_LIMIT=${RED_LIMIT:-600000}
-RED_BURST=45
+RED_BURST=${RED_BURST:-45}
 
 # name=value, written to cc/staged/ then committed. Why each value:
 # Documentation/datapath.rst, "A preset for the QEMU lab".
@@ -72,8 +74,8 @@ rtune_lab_bottleneck() {
 # rtune_lab_red add|replace: the RoCE class's RED ecn. "replace" starts a
 # measurement afresh: a new RED has an empty average.
 rtune_lab_red() {
-	tc qdisc "$1" dev ifb0 parent 1:10 handle 10: red limit $RED_LIMIT min $RED_MIN \
-		max $RED_MAX avpkt 1100 burst $RED_BURST probability 0.2 bandwidth "${BN_MBIT}mbit" ecn
+	tc qdisc "$1" dev ifb0 parent 1:10 handle 10: red limit "$RED_LIMIT" min "$RED_MIN" \
+		max "$RED_MAX" avpkt 1100 burst "$RED_BURST" probability 0.2 bandwidth "${BN_MBIT}mbit" ecn
 }
 
 # rtune_lab_redstat KEY: a number from the RoCE class's RED statistics on

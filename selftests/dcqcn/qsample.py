@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""qsample.py IFACE KIND PERIOD_S OUT: every PERIOD_S seconds, append
-"epoch_s backlog_bytes" of IFACE's qdisc of KIND (e.g. red) to OUT, until
-SIGTERM. One rtnetlink dump per sample: forking tc for each sample takes
-most of a second in a TCG guest, too slow to see a queue move."""
+"""qsample.py [--sent] IFACE KIND PERIOD_S OUT: every PERIOD_S seconds,
+append "epoch_s backlog_bytes" of IFACE's qdisc of KIND (e.g. red) to OUT,
+until SIGTERM. With --sent each line also has the qdisc's cumulative
+"bytes packets" sent (the counters "tc -s qdisc" shows as "Sent"), so that
+what left the qdisc between two samples is known to the sample's own time
+(bench/taillat). One rtnetlink dump per sample: forking tc for each sample
+takes most of a second in a TCG guest, too slow to see a queue move, and
+too imprecise a clock for a window of a few seconds."""
 import os
 import signal
 import socket
@@ -15,8 +19,11 @@ RTM_GETQDISC = 38
 NLM_F_REQUEST, NLM_F_DUMP = 1, 0x300
 NLMSG_DONE, NLMSG_ERROR = 3, 2
 TCA_KIND, TCA_STATS2 = 1, 7
-TCA_STATS_QUEUE = 3
+TCA_STATS_BASIC, TCA_STATS_QUEUE = 1, 3
 
+sent = sys.argv[1:2] == ['--sent']
+if sent:
+    del sys.argv[1]
 iface, kind, period, out = sys.argv[1], sys.argv[2].encode(), float(sys.argv[3]), sys.argv[4]
 ifindex = socket.if_nametoindex(iface)
 stop = False
@@ -39,27 +46,33 @@ def attrs(buf):
 
 
 def backlog(sock, seq):
-    """The backlog of the first qdisc of KIND on the interface, or None."""
+    """The time of the dump and (backlog, bytes sent, packets sent) of the
+    first qdisc of KIND on the interface, or None (the sent counters None
+    if the kernel gave none)."""
     tcm = struct.pack('=BxxxiIII', socket.AF_UNSPEC, ifindex, 0, 0, 0)
     hdr = struct.pack('=IHHII', 16 + len(tcm), RTM_GETQDISC, NLM_F_REQUEST | NLM_F_DUMP, seq, 0)
     sock.send(hdr + tcm)
+    # The kernel fills the first part of a dump within send(): the
+    # counters are those of this moment.
+    now = time.time()
     found = None
     while True:
         data = sock.recv(65536)
         off = 0
         while off + 16 <= len(data):
             ln, typ, _, _, _ = struct.unpack_from('=IHHII', data, off)
-            if ln < 16:
-                return found
-            if typ in (NLMSG_DONE, NLMSG_ERROR):
-                return found
+            if ln < 16 or typ in (NLMSG_DONE, NLMSG_ERROR):
+                return now, found
             msg = data[off + 16:off + ln]
             if len(msg) >= 20 and struct.unpack_from('=i', msg, 4)[0] == ifindex:
                 a = dict(attrs(msg[20:]))
                 if a.get(TCA_KIND, b'').rstrip(b'\0') == kind and TCA_STATS2 in a:
-                    q = dict(attrs(a[TCA_STATS2])).get(TCA_STATS_QUEUE)
+                    st = dict(attrs(a[TCA_STATS2]))
+                    q, b = st.get(TCA_STATS_QUEUE), st.get(TCA_STATS_BASIC)
                     if q and len(q) >= 8 and found is None:
-                        found = struct.unpack_from('=II', q, 0)[1]
+                        # struct gnet_stats_basic: __u64 bytes, __u32 packets
+                        found = (struct.unpack_from('=II', q, 0)[1],) + \
+                            (struct.unpack_from('=QI', b, 0) if b and len(b) >= 12 else (None, None))
             off += (ln + 3) & ~3
 
 
@@ -70,8 +83,13 @@ seq = 0
 with open(out, 'w') as f:
     while not stop:
         seq += 1
-        b = backlog(s, seq)
-        if b is not None:
-            f.write("%.3f %d\n" % (time.time(), b))
+        now, b = backlog(s, seq)
+        if b is not None and not sent:
+            f.write("%.3f %d\n" % (now, b[0]))
+            f.flush()
+        elif b is not None and b[1] is not None:
+            # A sample without counters is left out: the reader finds the
+            # gap and refuses the window rather than count nothing.
+            f.write("%.3f %d %d %d\n" % (now, b[0], b[1], b[2]))
             f.flush()
         time.sleep(period)

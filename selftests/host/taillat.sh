@@ -3,10 +3,12 @@
 #
 # The analysis of bench/taillat on made-up lab output
 # (selftests/host/taillat_synth.py, figures known in advance): the table's
-# medians and spreads, the p99 ratio to the unloaded run, the target's
-# verdict with and without DCQCN, the plot drawn; and each kind of empty
-# or broken measurement refused with exit 1, the file named and no table
-# printed (a run that measured nothing must not become a row of zeros).
+# medians and spreads, the p99 ratio to the unloaded run, the bulk
+# utilisation from the bottleneck's own counter in the small flow's window
+# (its bytes subtracted; a lossy capture flagged without changing it), the target's verdict with and
+# without DCQCN, the plot drawn; and each kind of empty or broken
+# measurement refused with exit 1, the file named and no table printed (a
+# run that measured nothing must not become a row of zeros).
 # bench/incast/analyze.py reads flowcap's new four-field bins as it read
 # the three-field ones.
 
@@ -26,7 +28,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-taillat.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 tap_header
-"$PY" "$SYNTH" "$T" noresult uncal emptycap nobulk noqueue lossy || tap_bail "taillat_synth.py failed"
+"$PY" "$SYNTH" "$T" noresult uncal emptycap nobulk capnobulk noqueue nowin nomarks outside nosent \
+	stuck gap backwards lossy capshort || tap_bail "taillat_synth.py failed"
 "$PY" "$A" --command "made up" "$T/good" "$T/plot" >"$T/table" 2>"$T/err"
 good_rc=$?
 
@@ -58,6 +61,10 @@ t_cells() {
 	alone bulk_util -
 	off bulk_util 0.999 [0.999-0.999]
 	on bulk_util 0.950 [0.950-0.950]
+	on win_s 7.5 [7.5-7.5]
+	off small_Mbps 0.32 [0.32-0.32]
+	alone small_Mbps 0.32 [0.32-0.32]
+	on cap_frac 1.00 [1.00-1.00]
 	off q50_ms 105.0 [105.0-105.0]
 	on q99_ms 5.0 [5.0-5.0]
 	on ce 100 [100-100]
@@ -65,6 +72,15 @@ t_cells() {
 	EOF
 }
 tap_ok "medians [min-max] of perftest's percentiles, p99 over the unloaded p99, bulk utilisation, queue" t_cells
+
+t_smallbytes() {
+	if ! grep -qx "# bulk_util: bytes RED on ifb0 sent in the window (its own counter) less the small flow's 1000 x (138 + 62) B, over 8 Mbit/s x win_s" "$T/table" ||
+		! grep -qx "# the small flow alone through the bottleneck, RED's counter over those bytes: 1.000 \[1.000-1.000\]" "$T/table"; then
+		grep '^# [bt]' "$T/table"
+		return 1
+	fi
+}
+tap_ok "the small flow's bytes (64-byte write 138 B, ACK 62 B) checked against the alone runs' counter" t_smallbytes
 
 t_target() {
 	if ! grep -qx '# target (with DCQCN): p99 within 2x of the unloaded p99: 1.5x; bulk keeps >= 0.90 of the bottleneck: 0.950; met' "$T/table" ||
@@ -100,17 +116,30 @@ refused() {
 tap_ok "refused: a perftest log without a result line" refused noresult "lat-on-2.log:.*no result line"
 tap_ok "refused: perftest could not calibrate (inf)" refused uncal "lat-alone-1.log:.*could not calibrate"
 tap_ok "refused: an empty capture of the bottleneck" refused emptycap "flows-off-1: nothing left the bottleneck"
-tap_ok "refused: a loaded run without bulk traffic" refused nobulk "flows-on-3: no bulk traffic"
+tap_ok "refused: a loaded run whose counter grew by the small flow's bytes only" refused nobulk "q-on-3: no bulk traffic"
+tap_ok "refused: a loaded run whose capture holds no bulk QP" refused capnobulk "flows-on-3: the capture holds no bulk QP"
 tap_ok "refused: no queue sample" refused noqueue "q-off-2: no queue sample"
+tap_ok "refused: no marks of host1's window" refused nowin "off-3: no window marks"
+tap_ok "refused: no end mark of the small flow" refused nomarks "alone-2: the window marks are incomplete"
+tap_ok "refused: small flow marks outside host1's window" refused outside "marks-on-3: the small flow's marks .* are not inside host1's"
+tap_ok "refused: queue samples without the sent counters" refused nosent "q-on-2:1: not \"time backlog bytes packets\""
+tap_ok "refused: a counter that did not move (zero bytes)" refused stuck "q-off-1: the bottleneck sent nothing in the window (0 bytes"
+tap_ok "refused: no counter sample near the window's end (failed reads)" refused gap "q-on-1: no counter sample within 1 s after the small flow's end"
+tap_ok "refused: a counter that went backwards" refused backwards "q-off-3: RED's counters went backwards"
 
-t_lossy() {
+# lossy SHARE CAP_FRAC_CELL: not refused; on-1 flagged, bulk_util from the
+# counter unchanged.
+lossy() {
 	local out
-	out=$("$PY" "$A" "$T/lossy" "$T/plot-lossy") || return 1
-	grep -qx '# bulk_util and small_Mbps are lower bounds, not figures: the capture on ifb0 saw fewer packets than RED marked CE in on-1' <<<"$out" ||
+	out=$("$PY" "$A" "$T/$1" "$T/plot-$1") || return 1
+	grep -qx "# small_Mbps, flows and the plot's per-QP rates are lower bounds: the capture on ifb0 lost packets (cap_frac < 0.95, or fewer packets than RED marked CE) in on-1" <<<"$out" ||
 		{ printf '%s\n' "$out"; return 1; }
+	grep -q "^on .*  0\.950 \[0\.950-0\.950\]  7\.5 \[7\.5-7\.5\]  0\.32 \[0\.32-0\.32\]  $2  " <<<"$out" ||
+		{ grep '^on ' <<<"$out"; return 1; }
 	! grep -q 'lower bounds' "$T/table" || { echo "flagged without cause"; return 1; }
 }
-tap_ok "a capture that saw fewer packets than RED marked: its utilisation flagged as a lower bound" t_lossy
+tap_ok "a capture that saw fewer packets than RED marked: flagged, bulk_util unchanged" lossy lossy "1\.00 \[1\.00-1\.00\]"
+tap_ok "a capture that saw 80 % of the bulk bytes: cap_frac 0.81, flagged, bulk_util unchanged" lossy capshort "1\.00 \[0\.81-1\.00\]"
 
 t_noshare() {
 	local rc

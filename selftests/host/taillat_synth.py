@@ -5,16 +5,31 @@ bench/taillat lab run, 3 repetitions, for selftests/host/taillat.sh:
 DIR/good, and DIR/FAULT for each FAULT (one process for all: a Python
 start is a noticeable part of the test's time).
 Known figures: the small flow's p99 is 1.0, 50 and 1.5 ms (alone, off,
-on) times 1.0, 1.1, 0.9 in repetitions 1, 2, 3; the bulk QPs fill
-0.999 (off) and 0.95 (on) of the 8 Mbit/s bottleneck; the backlog is 0,
-105000 and 5000 bytes. Each FAULT spoils one measurement:
+on) times 1.0, 1.1, 0.9 in repetitions 1, 2, 3. The small flow's window
+is 1005.02 to 1012.47 s (host1's marks 1003 and 1014 s), cut at the
+samples of 1005.00 and 1012.50 (7.5 s); RED's
+counter grows by 0.999 (off) and 0.95 (on) of the 8 Mbit/s bottleneck
+for the bulk QPs and by the small flow's 1000 x (138 + 62) bytes between
+1006 and 1011 s; the capture saw every byte (cap_frac 1), the small flow
+at 0.32 Mb/s; the backlog is 0, 105000 and 5000 bytes. Each FAULT spoils
+one measurement:
   noresult   on-2's perftest log has no result line
   uncal      alone-1's perftest could not calibrate (inf)
   emptycap   nothing captured on ifb0 in off-1
-  nobulk     on-3's capture holds the small flow only
+  nobulk     on-3's counter grows by the small flow's bytes only
+  capnobulk  on-3's capture holds the small flow only
   noqueue    no queue sample in off-2
+  nowin      no marks of host1's window for off-3
+  nomarks    no end mark of the small flow in alone-2
+  outside    on-3's small flow marks begin before host1's window
+  nosent     on-2's queue samples have no sent counters (qsample.py
+             without --sent)
+  stuck      off-1's counter does not move
+  gap        on-1's samples end at 1009.95 s (the reads failed after)
+  backwards  off-3's counter falls inside the window
   lossy      (not refused) RED marked more packets in on-1 than were
-             captured"""
+             captured
+  capshort   (not refused) on-1's capture saw 80 % of the bulk bytes"""
 import os
 import sys
 
@@ -54,33 +69,59 @@ def share(d, fault):
     os.makedirs(h1)
     os.makedirs(h2)
     with open(os.path.join(h1, 'params'), 'w') as f:
-        f.write('kernel 6.1.0-synthetic\nbn_mbit 8\nred 30000 90000 600000\nreps 3\nn 4\n'
-                'size 64\niters 1000\nwarm 5\nmtu 256\n')
+        f.write('kernel 6.1.0-synthetic\nbn_mbit 8\nred 30000 90000 600000\nred_burst 45\nreps 3\n'
+                'n 4\nsize 64\niters 1000\nwarm 5\nmtu 256\n')
     for rep in (1, 2, 3):
         for kind in ('alone', 'off', 'on'):
             name = '%s-%d' % (kind, rep)
             lat_log(os.path.join(h2, 'lat-%s.log' % name), P99[kind] * SCALE[rep], name, fault)
-            # 0.5 s bins: bulk QPs 49153-49156 over bins 0-29, the small flow
-            # (64-byte writes and ACKs, 100 bytes a packet) over bins 10-25;
-            # alone, the small flow over bins 0-3.
+            # 0.5 s bins from 1000.000 s: bulk QPs 49153-49156 over bins
+            # 0-29, the small flow (64-byte writes and ACKs, 100 bytes a
+            # packet) over bins 12-21.
+            bulk = 0 if kind == 'alone' else int(8e6 / 8 * UTIL[kind])  # bytes a second
             lines = []
-            if kind == 'alone':
-                lines += ['%.1f 50000 20000 200' % (i * 0.5) for i in range(4)]
-            else:
-                per = int(8e6 / 8 * 0.5 * UTIL[kind] / 4)
-                for i in range(30):
-                    if not (fault == 'nobulk' and name == 'on-3'):
-                        lines += ['%.1f %d %d %d' % (i * 0.5, 49153 + q, per, per // 314) for q in range(4)]
-                    if 10 <= i <= 25:
-                        lines.append('%.1f 50000 2000 20' % (i * 0.5))
+            for i in range(30):
+                if kind != 'alone' and not (fault == 'capnobulk' and name == 'on-3'):
+                    per = bulk // 2 // 4
+                    if fault == 'capshort' and name == 'on-1':
+                        per = per * 8 // 10
+                    lines += ['%.1f %d %d %d' % (i * 0.5, 49153 + q, per, per // 314) for q in range(4)]
+                if 12 <= i <= 21:
+                    lines.append('%.1f 50000 20000 200' % (i * 0.5))
             with open(os.path.join(h1, 'flows-' + name), 'w') as f:
                 if not (fault == 'emptycap' and name == 'off-1'):
                     f.write(''.join(line + '\n' for line in lines))
             with open(os.path.join(h1, 'flows-%s.t0' % name), 'w') as f:
                 f.write('1000.000\n')
+            if not (fault == 'nowin' and name == 'off-3'):
+                with open(os.path.join(h1, 'win-' + name), 'w') as f:
+                    f.write('1003.000000\n1014.000000\n')
+            with open(os.path.join(h1, 'marks-' + name), 'w') as f:
+                f.write('start %s\n' % ('1002.500000' if fault == 'outside' and name == 'on-3' else '1005.020000'))
+                if not (fault == 'nomarks' and name == 'alone-2'):
+                    f.write('end 1012.470000\n')
+            # Samples every 50 ms from 1000 s: RED's cumulative bytes, the
+            # small flow's 2000 bytes a sample from 1006.05 to 1011.00 s.
+            smallk = 2000
+            if fault == 'nobulk' and name == 'on-3':
+                bulk = 0
+            cum, pk, qs = 0, 0, []
+            for k in range(600):
+                if k:
+                    cum += bulk // 20 + (smallk if 121 <= k <= 220 else 0)
+                    pk += bulk // 20 // 314 + (smallk // 100 if 121 <= k <= 220 else 0)
+                if fault == 'stuck' and name == 'off-1':
+                    cum, pk = 123456, 400
+                if fault == 'gap' and name == 'on-1' and k >= 200:
+                    break
+                b = cum - (10 ** 6 if fault == 'backwards' and name == 'off-3' and k == 150 else 0)
+                if fault == 'nosent' and name == 'on-2':
+                    qs.append('%.2f %d\n' % (1000 + k * 0.05, QUEUE[kind]))
+                else:
+                    qs.append('%.2f %d %d %d\n' % (1000 + k * 0.05, QUEUE[kind], b, pk))
             with open(os.path.join(h1, 'q-' + name), 'w') as f:
                 if not (fault == 'noqueue' and name == 'off-2'):
-                    f.write(''.join('%.2f %d\n' % (1000 + k * 0.05, QUEUE[kind]) for k in range(600)))
+                    f.write(''.join(qs))
             with open(os.path.join(h1, 'red0-' + name), 'w') as f:
                 f.write('0 0\n')
             with open(os.path.join(h1, 'red1-' + name), 'w') as f:

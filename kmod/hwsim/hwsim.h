@@ -51,7 +51,8 @@ struct hwsim_surface {
 	/* Whether @id names a device of this surface; NULL: a PCI BDF. */
 	bool (*id_valid)(const char *id);
 	/* Module load and unload, for a surface with a root of its own
-	 * (a configfs subsystem); either may be NULL. */
+	 * (a configfs subsystem); either may be NULL.
+	 */
 	int (*init)(void);
 	void (*exit)(void);
 	/* Build the surface's files under @d->dir; set d->priv. Called once
@@ -83,7 +84,8 @@ struct hwsim_fault {
 	/* the failure stays until the knob is rewritten (else: one write) */
 	bool fail_sticky;
 	/* each write sleeps this long, holding hwsim_dev.lock (read once
-	 * per write, written by debugfs_create_u32's handler) */
+	 * per write, written by debugfs_create_u32's handler)
+	 */
 	u32 delay_ms;
 	/* writes that reached the simulated firmware (parsed), whatever
 	 * became of them; and those that changed a stored value
@@ -99,7 +101,8 @@ struct hwsim_dev {
 	bool vf;			/* a virtual function (has_vf), fixed */
 	/* references from outside the device's files (irdma's configfs
 	 * groups): taken under hwsim_devs_lock, and a device with any
-	 * cannot be removed */
+	 * cannot be removed
+	 */
 	atomic_t users;
 	struct dentry *dir;		/* <root>/<surface>/<id> */
 	/* Protects the surface's stored values and the fault knobs. */

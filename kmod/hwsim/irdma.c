@@ -170,7 +170,8 @@ static struct config_group *hwsim_irdma_make(struct hwsim_dev *d, const char *na
 }
 
 /* A configfs name is at most CONFIGFS_ITEM_NAME_LEN bytes, NUL included
- * (a longer name would silently lose its NUL). */
+ * (a longer name would silently lose its NUL).
+ */
 #define HWSIM_IRDMA_SUBSYS "rtune_hwsim_irdma"
 static_assert(sizeof(HWSIM_IRDMA_SUBSYS) <= CONFIGFS_ITEM_NAME_LEN);
 

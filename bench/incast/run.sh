@@ -33,9 +33,11 @@
 # sample (no message rate, goodput, captured flow, utilisation window or
 # queue sample) ends the bench on both guests: "not ok 1 bench: REASON",
 # exit 1, and the results file is left as it was. Columns:
-#   util     bytes that left the bottleneck (Ethernet+IP, per-QP capture on
-#            ifb0, bench/incast/flowcap.py) / its rate, over the transfer
-#            less its first 2 s and last 1 s (bench/incast/analyze.py)
+#   util     bytes that left the bottleneck (its RED qdisc's own "Sent"
+#            counter, sampled with the backlog by qsample.py --sent; the
+#            per-QP capture on ifb0, bench/incast/flowcap.py, loses packets
+#            in a busy guest) / its rate, over the transfer less its first
+#            2 s and last 1 s (bench/incast/analyze.py)
 #   gput     ib_write_bw's average (payload) in Mb/s
 #   drops    RED drops (tail drops at its limit, or hard drops) on ifb0
 #   ce       packets RED marked CE
@@ -139,7 +141,7 @@ for n in $NS; do
 		h0=$(hwsum)
 		if ((LAB_HOST == 1)); then
 			d0=$(rtune_lab_redstat dropped); c0=$(rtune_lab_redstat marked)
-			python3 "$here/../../selftests/dcqcn/qsample.py" ifb0 red 0.05 "$LAB_HOST_DIR/q-$name" &
+			python3 "$here/../../selftests/dcqcn/qsample.py" --sent ifb0 red 0.05 "$LAB_HOST_DIR/q-$name" &
 			mon=$!
 			python3 "$here/flowcap.py" ifb0 $((SECS + 200)) "$LAB_HOST_DIR/flows-$name" &
 			cap=$!

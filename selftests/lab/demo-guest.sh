@@ -169,7 +169,7 @@ phase() {
 		# A fresh RED average for each run (see rtune_lab_red).
 		rtune_lab_red replace || die "RED reset"
 		d0=$(rtune_lab_redstat dropped); m0=$(rtune_lab_redstat marked)
-		python3 "$TOP/selftests/dcqcn/qsample.py" ifb0 red 0.05 "$D/q-$label" &
+		python3 "$TOP/selftests/dcqcn/qsample.py" --sent ifb0 red 0.05 "$D/q-$label" &
 		qmon=$!
 		python3 "$TOP/bench/incast/flowcap.py" ifb0 $((SECS + 120)) "$D/flows-$label" &
 		cap=$!

@@ -22,7 +22,9 @@
 #   bench/incast/run.sh [lab-run options]     (on the host; ~15 min)
 #   Environment: INCAST_SECS (per run, default 15), COST_REPS (default 5;
 #                0 skips the hook cost), COST_SECS (default 4), BN_MBIT
-#                (default 8), INCAST_NS (default "1 4 16"), ROCE_MTU
+#                (default 8), INCAST_NS (default "1 4 16"), INCAST_REPS
+#                (runs of each N without and with rocetune, interleaved;
+#                the table gives their median and range; default 3), ROCE_MTU
 #                (perftest's path MTU, default 256), RTUNE_EXTRA (lab preset
 #                overrides, "name=value ..."), INCAST_RESULTS (where the
 #                table goes, default bench/incast/results.txt).
@@ -60,7 +62,7 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	"$here/../../selftests/lab/lab-run" --hosts 2 --timeout 2400 --out "$out/run" \
 		--env INCAST_SECS="${INCAST_SECS:-15}" --env COST_REPS="${COST_REPS:-5}" \
 		--env COST_SECS="${COST_SECS:-4}" --env BN_MBIT="${BN_MBIT:-8}" \
-		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env ROCE_MTU="${ROCE_MTU:-256}" \
+		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env INCAST_REPS="${INCAST_REPS:-3}" --env ROCE_MTU="${ROCE_MTU:-256}" \
 		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" "$@" \
 		--script "1,2=$here/run.sh"
 	rc=$?
@@ -84,6 +86,7 @@ SECS=${INCAST_SECS:-15}
 REPS=${COST_REPS:-5}
 CSECS=${COST_SECS:-4}
 NS=${INCAST_NS:-1 4 16}
+IREPS=${INCAST_REPS:-3}
 MTU=${ROCE_MTU:-256}
 PORT=18515
 R=$LAB_HOST_DIR/results.txt
@@ -129,10 +132,12 @@ if ((LAB_HOST == 2)); then
 fi
 bench_bottleneck
 
-# 2. Incast, each N without then with rocetune.
+# 2. Incast, each N without then with rocetune, INCAST_REPS times (off,
+# on, off, on, ...: a slow phase of the machine hits both alike).
 for n in $NS; do
+    for r in $(seq "$IREPS"); do
 	for mode in off on; do
-		name=$mode-$n
+		name=$mode-$n-$r
 		[[ $mode == on ]] && bench_load preset
 		# Every run starts from an empty RED average (see rtune_lab_red);
 		# a failure there ends host1, and host2 at the barrier.
@@ -176,7 +181,7 @@ for n in $NS; do
 			[[ -n $peer ]] || bad+=" no counters from host2;"
 			lab_put "row-$name" "${bad:-ok}"
 			[[ -z $bad ]] || bench_fail "$name:$bad"
-			echo "$n $mode $util $jain $conv $flows $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(rtune_lab_redstat dropped) - d0 )) $(( $(rtune_lab_redstat marked) - c0 )) $(( h1 - h0 + peer )) $q50 $q99 $qmax" >>"$LAB_HOST_DIR/rows"
+			echo "$n $mode $r $util $jain $conv $flows $(awk -v b="$gput" 'BEGIN{printf "%.2f", b*1000}') $(( $(rtune_lab_redstat dropped) - d0 )) $(( $(rtune_lab_redstat marked) - c0 )) $(( h1 - h0 + peer )) $q50 $q99 $qmax" >>"$LAB_HOST_DIR/rows"
 		else
 			lab_put "hw2-$name" $((h1 - h0))
 			lab_put "bw-$name" "$(avg "$name")"
@@ -187,22 +192,22 @@ for n in $NS; do
 		[[ $mode == on ]] && bench_unload
 		bench_bar "done-$name" 200
 	done
+    done
 done
 
 if ((LAB_HOST == 1)); then
+	table=$(python3 "$here/table.py" "$LAB_HOST_DIR/rows") || bench_fail "no table from the rows"
 	IFS='|' read -r off on <<<"$(lab_get 2 mr 5)"
 	moff=$(printf '%s\n' $off | bench_median)
 	mon_=$(printf '%s\n' $on | bench_median)
 	{
 		echo "# rocetune incast benchmark, $(date -u +%F), kernel $(uname -r), 2 TCG guests (1 vCPU each)"
-		echo "# command: INCAST_SECS=$SECS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RTUNE_EXTRA='${RTUNE_EXTRA:-}' bench/incast/run.sh"
+		echo "# command: INCAST_SECS=$SECS INCAST_REPS=$IREPS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RTUNE_EXTRA='${RTUNE_EXTRA:-}' bench/incast/run.sh"
 		echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + RED ecn min $RED_MIN max $RED_MAX limit $RED_LIMIT B;"
 		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 17 -m $MTU --tclass=2 from host2 (root qdisc fq);"
 		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts."
-		printf '%-4s %-3s %6s %6s %7s %6s %7s %7s %7s %7s %7s %7s %5s\n' qps cc util jain conv_s gput drops ce rexmit q50_B q99_B qmax_B flows
-		while read -r n mode util jain conv flows gput drops ce rex q50 q99 qmax; do
-			printf '%-4s %-3s %6s %6s %7s %6s %7s %7s %7s %7s %7s %7s %5s\n' "$n" "$mode" "$util" "$jain" "$conv" "$gput" "$drops" "$ce" "$rex" "$q50" "$q99" "$qmax" "$flows"
-		done <"$LAB_HOST_DIR/rows"
+		echo "# each figure: the median of the $IREPS runs [min-max] (bench/incast/table.py)"
+		echo "$table"
 		((REPS > 0)) || echo "# hook cost: not measured (COST_REPS=0)"
 		((REPS > 0)) && echo "# hook cost: 64 B ib_write_bw -q 1 -D $CSECS, no bottleneck, message rate in Mpps,"
 		((REPS > 0)) && echo "#   alternated $REPS x: not loaded: $off"

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""table.py ROWS: the incast table from run.sh's rows, one line per run
+("N CC REP util jain conv_s flows gput drops ce rexmit q50 q99 qmax"):
+one line per N and CC, in the order they ran, each figure the median of
+the repetitions and, when there are several, their range [min-max], so
+that no figure rests on one run. conv_s "-" (never converged) sorts above
+every number; a median that lands on it prints "-"."""
+import sys
+
+COLS = ("util", "jain", "conv_s", "gput", "drops", "ce", "rexmit", "q50_B", "q99_B", "qmax_B",
+        "flows")
+FMT = ("%.3f", "%.3f", "%.1f", "%.2f", "%d", "%d", "%d", "%d", "%d", "%d", "%d")
+# the rows' order: util jain conv flows gput drops ce rexmit q50 q99 qmax
+ORDER = (0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 3)
+
+groups = {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) != 14:
+        sys.exit("table.py: a row of %d fields, not 14: %r" % (len(f), line))
+    vals = [float("inf") if x == "-" else float(x) for x in f[3:]]
+    groups.setdefault((f[0], f[1]), []).append([vals[i] for i in ORDER])
+if not groups:
+    sys.exit("table.py: no rows")
+
+
+def fig(fmt, x):
+    return "-" if x == float("inf") else fmt % x
+
+
+reps = {len(v) for v in groups.values()}
+print("%-4s %-3s %4s" % ("qps", "cc", "runs") +
+      "".join(" %-22s" % c for c in COLS).rstrip())
+for (n, cc), runs in groups.items():
+    cells = []
+    for i, fmt in enumerate(FMT):
+        xs = sorted(r[i] for r in runs)
+        med = xs[(len(xs) - 1) // 2] if len(xs) % 2 else (
+            xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
+        cell = fig(fmt, med)
+        if len(xs) > 1:
+            cell += " [%s-%s]" % (fig(fmt, xs[0]), fig(fmt, xs[-1]))
+        cells.append(cell)
+    print("%-4s %-3s %4d" % (n, cc, len(runs)) + "".join(" %-22s" % c for c in cells).rstrip())
+if len(reps) != 1:
+    sys.exit("table.py: unequal repetitions %s" % sorted(reps))

@@ -206,7 +206,7 @@ if ((LAB_HOST == 1)); then
 		echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + RED ecn min $RED_MIN max $RED_MAX limit $RED_LIMIT B;"
 		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 17 -m $MTU --tclass=2 from host2 (root qdisc fq);"
 		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts."
-		echo "# each figure: the median of the $IREPS runs [min-max] (bench/incast/table.py)"
+		echo "# each figure: the median of the $IREPS runs [min..max] (bench/incast/table.py)"
 		echo "$table"
 		((REPS > 0)) || echo "# hook cost: not measured (COST_REPS=0)"
 		((REPS > 0)) && echo "# hook cost: 64 B ib_write_bw -q 1 -D $CSECS, no bottleneck, message rate in Mpps,"

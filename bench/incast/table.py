@@ -3,7 +3,7 @@
 """table.py ROWS: the incast table from run.sh's rows, one line per run
 ("N CC REP util jain conv_s flows gput drops ce rexmit q50 q99 qmax"):
 one line per N and CC, in the order they ran, each figure the median of
-the repetitions and, when there are several, their range [min-max], so
+the repetitions and, when there are several, their range [min..max], so
 that no figure rests on one run. conv_s "-" (never converged) sorts above
 every number; a median that lands on it prints "-"."""
 import sys
@@ -40,7 +40,7 @@ for (n, cc), runs in groups.items():
             xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2
         cell = fig(fmt, med)
         if len(xs) > 1:
-            cell += " [%s-%s]" % (fig(fmt, xs[0]), fig(fmt, xs[-1]))
+            cell += " [%s..%s]" % (fig(fmt, xs[0]), fig(fmt, xs[-1]))
         cells.append(cell)
     print("%-4s %-3s %4d" % (n, cc, len(runs)) + "".join(" %-22s" % c for c in cells).rstrip())
 if len(reps) != 1:

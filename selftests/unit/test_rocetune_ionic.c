@@ -21,6 +21,7 @@
 #include "../../tools/rocetune/kmsg.h"
 #include "../../tools/rocetune/obj.h"
 #include "../../tools/rocetune/surface.h"
+#include "surface_fixture.h"
 
 static const char *const names[19] = {
 	"roce_np/icnp_802p_prio", "roce_np/cnp_dscp", "roce_rp/token_bucket_size",
@@ -38,7 +39,6 @@ enum { PRIO, DSCP, TB, ALPHA, G, RTT, RRMP, FIRST, MINR, GD, MDF, CL, CLA, THR, 
        AI, HAI };
 
 static char root[64], dcq[200], prof_dir[256];
-static struct rtune_profile prof;
 
 static void put(const char *d, const char *name, const char *text)
 {
@@ -75,40 +75,6 @@ static void put_all(void)
 		snprintf(t, sizeof(t), "%d\n", start[i]);
 		put(prof_dir, names[i], t);
 	}
-}
-
-static void load(const char *text)
-{
-	static struct rtune_diags d;
-
-	memset(&d, 0, sizeof(d));
-	memset(&prof, 0, sizeof(prof));
-	if (profile_parse_text("t.conf", text, strlen(text), &prof, &d) ||
-	    profile_validate(&prof, &d)) {
-		diag_print(&d, stdout);
-		abort();
-	}
-}
-
-static void dev(struct rtune_link *v)
-{
-	memset(v, 0, sizeof(*v));
-	strcpy(v->netdev, "eth0");
-	v->has_ib = true;
-	strcpy(v->ibdev, "rxe0");
-	v->port = 1;
-	surface_read_dev(v);
-}
-
-static int note(const struct rtune_plan *pl, const char *code, const char *needle)
-{
-	int i;
-
-	for (i = 0; i < pl->nnotes; i++)
-		if (!strcmp(pl->notes[i].code, code) &&
-		    (!needle || strstr(pl->notes[i].msg, needle)))
-			return 1;
-	return 0;
 }
 
 static void plan_for(const char *cc, const struct rtune_link *v, struct rtune_plan *pl)

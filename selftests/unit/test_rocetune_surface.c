@@ -23,6 +23,7 @@
 #include "../../tools/rocetune/obj.h"
 #include "../../tools/rocetune/rdmacm.h"
 #include "../../tools/rocetune/surface.h"
+#include "surface_fixture.h"
 #include "../../tools/rocetune/mstcfg.h"
 
 /* The registry index of @o (what struct rtune_touched is indexed by). */
@@ -49,7 +50,6 @@ static const unsigned int start[20] = {
 enum { AI = 5, MAXR = 6, HAI = 7, MINR = 9, G = 11, GD = 15, DSCP = 17, MODE = 18, PRIO = 19 };
 
 static char root[64], dir[256];
-static struct rtune_profile prof;
 
 static void put(const char *name, const char *text)
 {
@@ -73,40 +73,6 @@ static void put_all(const unsigned int *v)
 		snprintf(t, sizeof(t), "%u\n", v[i]);
 		put(names[i], t);
 	}
-}
-
-static void load(const char *text)
-{
-	static struct rtune_diags d;
-
-	memset(&d, 0, sizeof(d));
-	memset(&prof, 0, sizeof(prof));
-	if (profile_parse_text("t.conf", text, strlen(text), &prof, &d) ||
-	    profile_validate(&prof, &d)) {
-		diag_print(&d, stdout);
-		abort();
-	}
-}
-
-static void dev(struct rtune_link *v)
-{
-	memset(v, 0, sizeof(*v));
-	strcpy(v->netdev, "eth0");
-	v->has_ib = true;
-	strcpy(v->ibdev, "rxe0");
-	v->port = 1;
-	surface_read_dev(v);
-}
-
-static int note(const struct rtune_plan *pl, const char *code, const char *needle)
-{
-	int i;
-
-	for (i = 0; i < pl->nnotes; i++)
-		if (!strcmp(pl->notes[i].code, code) &&
-		    (!needle || strstr(pl->notes[i].msg, needle)))
-			return 1;
-	return 0;
 }
 
 /* Target and plan @text on @v; returns the plan (caller frees). */

@@ -161,4 +161,33 @@ t_incast() {
 	[ "$a" = "$b" ] || { echo "4 fields: $a; 3 fields: $b"; return 1; }
 }
 tap_ok "bench/incast/analyze.py: the same figures from flowcap's 3- and 4-field bins" t_incast
+
+# The utilisation comes from the qdisc's Sent counter when the samples
+# carry it (qsample.py --sent): a counter growing at half of 8 Mbit/s is
+# 0.500 whatever the capture saw; one that does not move measured nothing.
+t_incast_sent() {
+	local t0 u
+	t0=$(cat "$T/good/host1/flows-on-1.t0")
+	awk -v t0="$t0" 'BEGIN { for (i = 0; i < 1200; i++)
+		printf "%.3f 1000 %d %d\n", t0 + i * 0.05, i * 25000, i * 20 }' >"$T/q-sent"
+	u=$("$PY" "$TOP/bench/incast/analyze.py" "$T/good/host1/flows-on-1" 5 8 "$T/q-sent" | cut -d' ' -f1) || return 1
+	[ "$u" = 0.500 ] || { echo "util $u from a counter at half the bottleneck rate"; return 1; }
+	awk '{ print $1, $2, 7000, 5 }' "$T/q-sent" >"$T/q-flat"
+	u=$("$PY" "$TOP/bench/incast/analyze.py" "$T/good/host1/flows-on-1" 5 8 "$T/q-flat" | cut -d' ' -f1) || return 1
+	[ "$u" = 0.000 ] || { echo "util $u from a counter that did not move"; return 1; }
+}
+tap_ok "bench/incast/analyze.py: utilisation from the qdisc's Sent counter (0.500 at half the rate; 0 when it does not move)" t_incast_sent
+
+# table.py: each figure the median [min..max] of the runs; '-' above all
+t_incast_table() {
+	printf '%s\n' "4 on 1 0.900 0.99 1.0 4 6.0 0 10 0 1 100 200" \
+		"4 on 2 0.950 0.98 - 4 6.5 2 20 1 2 300 400" \
+		"4 on 3 0.920 0.97 2.0 4 6.2 1 30 0 3 200 300" >"$T/rows"
+	"$PY" "$TOP/bench/incast/table.py" "$T/rows" | awk 'NR == 2' >"$T/table" || return 1
+	grep -q '^4 *on *3 0.920 \[0.900..0.950\] *0.980 \[0.970..0.990\] *2.0 \[1.0..-\] *6.20 \[6.00..6.50\]' "$T/table" ||
+		{ cat "$T/table"; return 1; }
+	printf '%s\n' "4 on 1 0.9" >"$T/rows-bad"
+	! "$PY" "$TOP/bench/incast/table.py" "$T/rows-bad" >/dev/null 2>&1 || { echo "a short row was taken"; return 1; }
+}
+tap_ok "bench/incast/table.py: medians and [min..max] ranges; a short row refused" t_incast_table
 tap_done

@@ -41,7 +41,7 @@ LAB_ONLY="kmod:counters.sh dcbsim:stacked.sh dcqcn:ecn-bottleneck.sh
 DCBSIM_ONLY="dcbsim:lifecycle.sh dcbsim:dcb.sh dcbsim:fault.sh dcbsim:counters.sh dcbsim:devlink.sh
 	rocetune:apply.sh rocetune:apply-kill.sh rocetune:watch.sh rocetune:stats.sh rocetune:doctor.sh"
 HWSIM_ONLY="hwsim:mlx5.sh hwsim:bnxt_re.sh hwsim:mlx5_ofed.sh hwsim:irdma.sh hwsim:bnxt_re_oot.sh
-	hwsim:mstconfig.sh"
+	hwsim:mstconfig.sh hwsim:ionic.sh"
 # Needs a peer node (or the lab's two guests); skips naming BASELINE_PEER.
 PEER_ONLY="baseline:ib-vs-roce.sh"
 # Need the test build's fault knobs (make SANITIZE=1, as make check builds):

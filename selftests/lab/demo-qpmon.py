@@ -7,9 +7,9 @@
   has as many live QPs as the fullest table seen so far, so the last table
   with every QP live survives the QPs ending one by one and their eviction;
 - with LIVE, append a line to it: seconds since the first live QP, the
-  bottleneck backlog (the last "epoch_s bytes" line of QSAMPLES, written
-  by selftests/dcqcn/qsample.py on the other host), and per live QP what it
-  sent since the last line (paced_bytes: every packet is counted once
+  bottleneck backlog (the last complete line of QSAMPLES, "epoch_s
+  backlog [sent_bytes sent_pkts]", written by selftests/dcqcn/qsample.py
+  on the other host), and per live QP what it sent since the last line (paced_bytes: every packet is counted once
   rp_max_rate_kbps is set) and its DCQCN rate, both in Mb/s.
 
 One process instead of a shell loop: in a TCG guest each fork costs a
@@ -36,11 +36,14 @@ def backlog_kb():
     try:
         with open(qfile, 'rb') as f:
             f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - 256))
+            start = max(0, f.tell() - 256)
+            f.seek(start)
             lines = f.read().decode().split('\n')
-        for line in reversed(lines):
+        # The last piece is '' or a line still being written, and the
+        # first one a line's tail unless the read began the file.
+        for line in reversed(lines[0 if start == 0 else 1:-1]):
             v = line.split()
-            if len(v) == 2:
+            if len(v) in (2, 4):
                 return '%d' % round(float(v[1]) / 1000)
     except (OSError, ValueError, TypeError):
         pass

@@ -169,11 +169,11 @@ static void rtune_qp_restart(struct rtune_dp *dp, struct rtune_qp *qp,
 	spin_lock_bh(&qp->lock);
 	dcqcn_rp_init(&qp->rp, &p->dc, rtune_now_us());
 	dcqcn_np_init(&qp->np);
-	qp->next_tx_ns = 0;
 	if (tunables) {
 		qp->cc_enable = true;
 		qp->rate_cap_kbps = 0;
 	}
+	rtune_pacing_update(dp, qp, p);
 	WRITE_ONCE(qp->idle_gen, 0);
 	spin_unlock_bh(&qp->lock);
 	cur = rcu_dereference(dp->params);
@@ -444,8 +444,8 @@ void rtune_dp_detach(struct rtune_dev *dev)
 
 	if (!dp)
 		return;
-	/* Before the hooks stop pacing: no QP's packets overtake its own. */
-	rtune_pacing_drain(dp);
+	/* Before the hooks stop: no socket stays paced. */
+	rtune_pacing_release(dp);
 	mutex_lock(&rtune_dp_mutex);
 	list_del_rcu(&dp->list);
 	dev->dp = NULL;

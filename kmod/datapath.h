@@ -6,7 +6,7 @@
  *                     the parameters in the core's units, port counters,
  *                     the learning/eviction worker.
  *   struct rtune_qp      one per local QP seen on the wire: DCQCN reaction-
- *                     and notification-point state, pacing clock,
+ *                     and notification-point state, its socket's pacing,
  *                     counters, tunables.
  *
  * Netfilter hooks in init_net (rxe on 6.1 lives only there) do all the
@@ -101,8 +101,8 @@ struct rtune_qp {
 	 * The transmit hook's fast path, read without @lock: idle_gen is
 	 * the gen of the parameters under which the QP was last found to
 	 * need neither pacing nor reaction-point work (at the maximum rate,
-	 * not recovering, no cap, no pacing at the maximum, clock not
-	 * ahead); 0 when it does. Written under @lock; cleared by anything
+	 * not recovering, no cap, no pacing at the maximum, its socket not
+	 * paced); 0 when it does. Written under @lock; cleared by anything
 	 * that can change the answer (a CNP, qp_ctl), and a commit changes
 	 * the gen. tx_prio: written by the transmit hook, read by the CNP
 	 * hook (READ/WRITE_ONCE).
@@ -118,7 +118,13 @@ struct rtune_qp {
 	spinlock_t lock;
 	struct dcqcn_rp rp;
 	struct dcqcn_np np;
-	u64 next_tx_ns;			/* pacing clock (EDT) */
+	/*
+	 * The socket rxe sends the QP's packets from, held (sock_hold()),
+	 * and the sk_pacing_rate last written to it (pacing.c): valid once
+	 * @sk is set.
+	 */
+	struct sock *sk;
+	unsigned long pace_bps;
 	bool cc_enable;
 	u32 rate_cap_kbps;		/* 0 = none */
 	struct rtune_qp_counters cnt;
@@ -146,7 +152,7 @@ struct rtune_dp_counters {
 	atomic64_t ce_rejected_not_peer;	/* CE from other than the peer */
 	atomic64_t ce_rejected_not_live;	/* CE for a QP not LIVE yet */
 	atomic64_t ce_rejected_not_unicast;	/* CE sent to a non-unicast address */
-	atomic64_t pacing_clamped_pkts;	/* clock held at the ceiling */
+	atomic64_t pacing_clamped_pkts;	/* paced, but over fq's 1 s a packet */
 	/* Received skbs GRO merged (UDP GSO), and the packets in them. */
 	atomic64_t rx_merged_skbs;
 	atomic64_t rx_merged_pkts;	/* each handled as one packet */
@@ -160,8 +166,8 @@ struct rtune_dp {
 	int ifindex;
 	struct rtune_dp_params __rcu *params;
 	bool pacing_active;		/* READ/WRITE_ONCE */
-	/* rtune_pacing_drain() runs: the clocks hold (READ/WRITE_ONCE). */
-	bool pacing_draining;
+	/* rtune_pacing_release() ran: nothing is paced (READ/WRITE_ONCE). */
+	bool pacing_released;
 	bool pacing_reported;		/* worker only */
 	/*
 	 * The entries of this dp: RCU readers; membership and the counts
@@ -224,6 +230,9 @@ bool rtune_pacing_safe(void);
 bool rtune_pacing_check(struct rtune_dp *dp, char *id, size_t idlen, bool update);
 unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 			     unsigned int l4off);
-void rtune_pacing_drain(struct rtune_dp *dp);
+void rtune_pacing_update(struct rtune_dp *dp, struct rtune_qp *qp,
+			 const struct rtune_dp_params *p);
+void rtune_pacing_forget(struct rtune_qp *qp);
+void rtune_pacing_release(struct rtune_dp *dp);
 
 #endif /* _ROCETUNE_DATAPATH_H */

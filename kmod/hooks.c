@@ -235,8 +235,11 @@ static void rtune_rp_cnp(struct rtune_dp *dp, struct sk_buff *skb,
 	WRITE_ONCE(qp->idle_gen, 0);
 	if (qp->cc_enable && (p->rp_prios & BIT(READ_ONCE(qp->tx_prio)))) {
 		cut = dcqcn_rp_on_cnp(&qp->rp, &p->dc, div_u64(now, NSEC_PER_USEC));
-		if (cut)
+		if (cut) {
 			qp->cnt.rate_cuts++;
+			/* Now, for the packets it has queued too. */
+			rtune_pacing_update(dp, qp, p);
+		}
 	}
 	spin_unlock_bh(&qp->lock);
 }

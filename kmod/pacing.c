@@ -2,14 +2,27 @@
 /*
  * Paced egress and ECN marking of rxe's RoCEv2 packets (POST_ROUTING).
  *
- * Each LIVE QP has a pacing clock: a packet leaves no earlier than the
- * clock, which then advances by the packet's length at the QP's current
- * rate (its DCQCN rate, capped by its rate_cap_kbps tunable). The time
- * goes in skb->tstamp as an earliest departure time; only the fq qdisc
- * honours it, so the egress device's root qdisc is checked once a second
- * and pacing is reported inactive (configfs "pacing", kernel log) while
- * it is anything else. rxe gives each QP its own UDP source port, so fq
- * keeps each QP in its own flow.
+ * rxe sends each QP's packets from the QP's own kernel UDP socket, and
+ * the fq qdisc paces a socket's packets that carry no departure time at
+ * the socket's sk_pacing_rate, read as each packet leaves (fq_dequeue()
+ * spaces it from the next by its length at that rate). So a LIVE QP is
+ * paced by writing its current rate (its DCQCN rate, capped by its
+ * rate_cap_kbps tunable) to its socket: on every packet it sends, and at
+ * once when a CNP cuts the rate or qp_ctl changes it. A cut then holds
+ * for the packets the QP already has queued, not only for those it sends
+ * next. rxe keeps up to 64 packets of a QP in the qdisc; stamped with
+ * departure times (EDT) at the rate of the moment, they would leave at
+ * the old rate for 64 packet times after a cut (330 ms at 500 kb/s in
+ * the lab), longer than DCQCN's increase timer, and the cut would come
+ * too late to hold the queue (bench/incast, 16 QPs).
+ *
+ * Only fq paces this way, so the egress device's root qdisc is checked
+ * once a second and pacing is reported inactive (configfs "pacing",
+ * kernel log) while it is anything else. fq keys an unconnected socket's
+ * flows by the packet's hash masked with its orphan mask (1023 unless
+ * set), and rxe gives each QP its own UDP source port: two QPs whose
+ * hashes agree in those bits share a flow and its pacing, so nodes with
+ * many QPs want a wider mask (Documentation/datapath.rst).
  *
  * Only packets rxe itself sent are touched (rtune_skb_from_rxe()): a
  * local user can send UDP to port 4791 with a BTH naming any QP, and a
@@ -17,7 +30,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/delay.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/module.h>
@@ -34,16 +46,8 @@
 #include "compat/compat.h"
 #include "compat/rdma.h"
 
-/*
- * How far ahead of now the pacing clock may run. fq drops a packet whose
- * departure time is beyond its horizon (10 s by default), and a QP capped
- * at a few kb/s would otherwise put every packet seconds further ahead
- * (rate_cap_kbps=1: about 8 s per 1 kB packet). Held at half the default
- * horizon: below (64 packets in flight x packet length) / 5 s, about
- * 110 kb/s with 1 kB packets, a QP's rate is no longer held down, which is
- * better than fq dropping its packets. Counted in pacing_clamped_pkts.
- */
-#define RTUNE_PACE_MAX_AHEAD_NS	(5 * NSEC_PER_SEC)
+/* A socket's pacing rate when nothing holds it back: fq's "unlimited". */
+#define RTUNE_PACE_NONE		(~0UL)
 
 /*
  * Whether rxe sent @skb. rxe transmits every packet from its QP's own
@@ -151,18 +155,77 @@ static bool rtune_set_ect(struct sk_buff *skb, bool v6, u8 cp)
 }
 
 /*
- * Whether @qp's next packets need neither a departure time nor the
- * reaction point's attention, so that the transmit hook may skip the
- * lock and the clock (rtune_qp.idle_gen). Called under qp->lock with the
- * rate just applied; at the maximum rate the RP's increase timer is
- * stopped, and the byte counter only counts while it runs.
+ * Whether @qp's next packets need neither pacing nor the reaction point's
+ * attention, so that the transmit hook may skip the lock
+ * (rtune_qp.idle_gen). Called under qp->lock with the rate just applied;
+ * at the maximum rate the RP's increase timer is stopped, and the byte
+ * counter only counts while it runs.
  */
 static bool rtune_qp_tx_idle(const struct rtune_qp *qp, const struct rtune_dp_params *p,
-			     u32 rate, u64 now)
+			     u32 rate)
 {
 	return rate >= p->dc.max_rate_kbps && !p->pace_at_max &&
-	       !qp->rate_cap_kbps && qp->next_tx_ns <= now &&
+	       !qp->rate_cap_kbps && qp->pace_bps == RTUNE_PACE_NONE &&
 	       qp->rp.next_timer_us == DCQCN_NEVER;
+}
+
+/* @qp's sending rate in kb/s: its DCQCN rate, or the maximum with CC off, capped. */
+static u32 rtune_qp_rate(const struct rtune_qp *qp, const struct rtune_dp_params *p)
+{
+	u32 rate = qp->cc_enable ? dcqcn_rp_rate_kbps(&qp->rp) : p->dc.max_rate_kbps;
+
+	if (qp->rate_cap_kbps && qp->rate_cap_kbps < rate)
+		rate = qp->rate_cap_kbps;
+	return rate;
+}
+
+/*
+ * Give @qp's socket the pacing rate @qp has at @rate kb/s, and return
+ * whether @qp must be held to @rate (paced, or not for want of fq). While
+ * the datapath is released (rtune_pacing_release()) nothing is held.
+ * qp->lock held.
+ */
+static bool rtune_qp_pace(struct rtune_dp *dp, struct rtune_qp *qp,
+			  const struct rtune_dp_params *p, u32 rate)
+{
+	bool limited = rate && (rate < p->dc.max_rate_kbps || p->pace_at_max) &&
+		       !READ_ONCE(dp->pacing_released);
+	unsigned long bps = RTUNE_PACE_NONE;
+
+	/* kb/s to the socket's bytes per second */
+	if (limited && READ_ONCE(dp->pacing_active))
+		bps = (unsigned long)rate * 125;
+	if (qp->sk && qp->pace_bps != bps) {
+		WRITE_ONCE(qp->sk->sk_pacing_rate, bps);
+		qp->pace_bps = bps;
+	}
+	return limited;
+}
+
+/*
+ * After anything but a packet changed @qp's rate (a CNP, qp_ctl, a new
+ * connection): the packets it has queued leave at the new rate.
+ */
+void rtune_pacing_update(struct rtune_dp *dp, struct rtune_qp *qp,
+			 const struct rtune_dp_params *p)
+{
+	lockdep_assert_held(&qp->lock);
+	rtune_qp_pace(dp, qp, p, rtune_qp_rate(qp, p));
+}
+
+/*
+ * @qp's entry goes (RCU callback): its socket is no longer paced and no
+ * longer held. Reached only after rtune_pacing_release() or once the QP
+ * is gone, so no other entry paces the socket.
+ */
+void rtune_pacing_forget(struct rtune_qp *qp)
+{
+	if (!qp->sk)
+		return;
+	if (qp->pace_bps != RTUNE_PACE_NONE)
+		WRITE_ONCE(qp->sk->sk_pacing_rate, RTUNE_PACE_NONE);
+	sock_put(qp->sk);
+	qp->sk = NULL;
 }
 
 unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
@@ -172,10 +235,10 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	u8 _hdr[RTUNE_UDP_HLEN + RTUNE_BTH_LEN];
 	u32 rate, dqpn, len = skb->len;
 	bool limited, clamped = false;
+	struct sock *old = NULL;
 	struct in6_addr daddr;
 	const u8 *hdr, *bth;
 	struct rtune_qp *qp;
-	u64 now, t;
 	u8 ds, prio;
 
 	hdr = skb_header_pointer(skb, l4off, sizeof(_hdr), _hdr);
@@ -209,43 +272,38 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	/* Nothing to pace and nothing for the reaction point to count. */
 	if (READ_ONCE(qp->idle_gen) == p->gen)
 		return NF_ACCEPT;
-	now = ktime_get_ns();
 	spin_lock_bh(&qp->lock);
-	dcqcn_rp_on_tx(&qp->rp, &p->dc, div_u64(now, NSEC_PER_USEC), len);
-	rate = qp->cc_enable ? dcqcn_rp_rate_kbps(&qp->rp) : p->dc.max_rate_kbps;
-	if (qp->rate_cap_kbps && qp->rate_cap_kbps < rate)
-		rate = qp->rate_cap_kbps;
-	limited = rate && (rate < p->dc.max_rate_kbps || p->pace_at_max);
-	/* rtune_pacing_drain(): keep the order, but add no delay. */
-	if (READ_ONCE(dp->pacing_draining))
-		limited = false;
-	if (READ_ONCE(dp->pacing_active)) {
-		t = max(qp->next_tx_ns, now);
-		/*
-		 * fq sorts a flow's packets by departure time: once a QP was
-		 * paced, its later packets must not leave earlier than the
-		 * clock even at full rate, or they would overtake the queued
-		 * ones and rxe's responder would see them out of order.
-		 */
-		if (limited || t > now)
-			rtune_compat_skb_set_edt(skb, t);
-		if (limited) {
-			/* len bytes at rate kb/s take len * 8e6 / rate ns. */
-			qp->next_tx_ns = t + div_u64((u64)len * 8 * NSEC_PER_MSEC,
-						     rate);
-			if (qp->next_tx_ns > now + RTUNE_PACE_MAX_AHEAD_NS) {
-				qp->next_tx_ns = now + RTUNE_PACE_MAX_AHEAD_NS;
-				clamped = true;
-			}
-			qp->cnt.paced_pkts++;
-			qp->cnt.paced_bytes += len;
-			limited = false;
-		} else {
-			qp->next_tx_ns = t;
-		}
+	/*
+	 * The socket rxe sends this QP's packets from (checked above). A
+	 * new one means a new QP under the number: the old socket is let go.
+	 * The reference keeps the socket ours to write to even after rxe
+	 * releases it; rtune_pacing_forget() drops it.
+	 */
+	if (unlikely(qp->sk != skb->sk)) {
+		old = qp->sk;
+		if (old && qp->pace_bps != RTUNE_PACE_NONE)
+			WRITE_ONCE(old->sk_pacing_rate, RTUNE_PACE_NONE);
+		sock_hold(skb->sk);
+		qp->sk = skb->sk;
+		qp->pace_bps = RTUNE_PACE_NONE;
 	}
-	WRITE_ONCE(qp->idle_gen, rtune_qp_tx_idle(qp, p, rate, now) ? p->gen : 0);
+	dcqcn_rp_on_tx(&qp->rp, &p->dc, rtune_now_us(), len);
+	rate = rtune_qp_rate(qp, p);
+	limited = rtune_qp_pace(dp, qp, p, rate);
+	if (limited && qp->pace_bps != RTUNE_PACE_NONE) {
+		qp->cnt.paced_pkts++;
+		qp->cnt.paced_bytes += len;
+		/*
+		 * fq spaces packets at most 1 s apart (fq_dequeue()): a
+		 * packet that takes longer at @rate leaves sooner.
+		 */
+		clamped = (u64)len * 8 > (u64)rate * 1000;
+		limited = false;
+	}
+	WRITE_ONCE(qp->idle_gen, rtune_qp_tx_idle(qp, p, rate) ? p->gen : 0);
 	spin_unlock_bh(&qp->lock);
+	if (old)
+		sock_put(old);
 	if (clamped)
 		atomic64_inc(&dp->cnt.pacing_clamped_pkts);
 	if (limited) {
@@ -259,41 +317,32 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 }
 
 /*
- * Before the datapath of @dp goes (device removal, rmmod): let every
- * packet already given a departure time leave first. The packets rxe
- * sends once the hooks no longer see @dp carry no departure time, and fq
- * would send them ahead of those it still holds for the same QP: rxe's
- * responder then sees the QP's packets out of order, NAKs them, and
- * retries that have ended in fatal errors (Failed status 9,
- * IB_WC_REM_INV_REQ_ERR, in selftests/dcqcn/rmmod-traffic.sh). From here
- * on no clock advances, so the wait ends at the latest clock, at most
- * RTUNE_PACE_MAX_AHEAD_NS away. Process context; sleeps.
+ * Before the datapath of @dp goes (device removal, rmmod): no socket
+ * stays paced. Every QP's queued packets then leave at fq's full rate, in
+ * the order they were queued, ahead of the packets rxe sends once the
+ * hooks no longer see @dp (fq keeps a flow's packets without departure
+ * times in order). Process context; sleeps.
  */
-void rtune_pacing_drain(struct rtune_dp *dp)
+void rtune_pacing_release(struct rtune_dp *dp)
 {
-	u64 last = 0, now, wait_ms;
 	struct rtune_qp *qp;
-	u32 nahead = 0;
+	u32 n = 0;
 
-	WRITE_ONCE(dp->pacing_draining, true);
+	WRITE_ONCE(dp->pacing_released, true);
 	/* Every transmit hook that starts after this sees the flag. */
 	synchronize_net();
-	now = ktime_get_ns();
 	rcu_read_lock();
 	rtune_dp_for_each_qp_rcu(dp, qp) {
 		spin_lock_bh(&qp->lock);
-		if (qp->next_tx_ns > now) {
-			last = max(last, qp->next_tx_ns);
-			nahead++;
+		if (qp->sk && qp->pace_bps != RTUNE_PACE_NONE) {
+			WRITE_ONCE(qp->sk->sk_pacing_rate, RTUNE_PACE_NONE);
+			qp->pace_bps = RTUNE_PACE_NONE;
+			n++;
 		}
 		spin_unlock_bh(&qp->lock);
 	}
 	rcu_read_unlock();
-	if (!nahead)
-		return;
-	wait_ms = DIV_ROUND_UP_ULL(min_t(u64, last - now, RTUNE_PACE_MAX_AHEAD_NS),
-				   NSEC_PER_MSEC);
-	pr_info("%s: waiting %llu ms for the paced packets of %u QP%s to leave\n",
-		dev_name(&dp->dev->ibdev->dev), wait_ms, nahead, nahead == 1 ? "" : "s");
-	msleep(wait_ms);
+	if (n)
+		pr_info("%s: pacing of %u QP%s released\n",
+			dev_name(&dp->dev->ibdev->dev), n, n == 1 ? "" : "s");
 }

@@ -109,6 +109,7 @@ int rtune_qp_ctl_store(struct rtune_dp *dp, const char *buf, size_t len)
 			qp->cc_enable = v;
 		else
 			qp->rate_cap_kbps = v;
+		rtune_pacing_update(dp, qp, rcu_dereference(dp->params));
 		WRITE_ONCE(qp->idle_gen, 0);
 		spin_unlock_bh(&qp->lock);
 	}

@@ -101,6 +101,7 @@ static void rtune_qp_free_rcu(struct rcu_head *head)
 {
 	struct rtune_qp *qp = container_of(head, struct rtune_qp, rcu);
 
+	rtune_pacing_forget(qp);
 	/* Only now does an unconfirmed entry give its slot back. */
 	if (!qp->confirmed)
 		atomic_dec(&qp->dp->nunconfirmed);

@@ -55,25 +55,6 @@ rtune_compat_ib_get_netdev(struct ib_device *ibdev, u32 port)
 }
 
 /*
- * Stamp @skb with an earliest departure time, @ns on the monotonic clock,
- * for fq (EDT pacing). Since 5.18 a bit in the skb says which clock
- * tstamp is on; before it (no skb_set_delivery_time() either) an egress
- * skb's tstamp always was a monotonic departure time, so the stamp alone
- * says it all.
- */
-static inline void rtune_compat_skb_set_edt(struct sk_buff *skb, u64 ns)
-{
-	skb->tstamp = ns_to_ktime(ns);
-#if RTUNE_HAVE_SKB_MONO_DELIVERY_TIME
-	skb->mono_delivery_time = 1;
-#elif RTUNE_HAVE_SKB_TSTAMP_TYPE
-	skb->tstamp_type = SKB_CLOCK_MONOTONIC;
-#elif RTUNE_HAVE_SKB_SET_DELIVERY_TIME
-#error "rocetune: no way to mark skb->tstamp as a monotonic departure time"
-#endif
-}
-
-/*
  * The TOS byte of an IPv4 route lookup: flowi4_tos (masked with RT_TOS)
  * until the key became a dscp_t, flowi4_dscp (the DSCP bits of @tos).
  */

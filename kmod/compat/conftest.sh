@@ -71,25 +71,6 @@ struct ib_client probe_client = { .add = add };'
 # inside ib_core).
 exported IB_DEVICE_GET_NETDEV ib_device_get_netdev
 
-# Earliest-departure-time stamps: up to 6.10 sk_buff has the bit
-# mono_delivery_time; 6.11 replaced it with tstamp_type.
-have SKB_MONO_DELIVERY_TIME '
-#include <linux/skbuff.h>
-void probe_set(struct sk_buff *skb);
-void probe_set(struct sk_buff *skb) { skb->mono_delivery_time = 1; }'
-have SKB_TSTAMP_TYPE '
-#include <linux/skbuff.h>
-void probe_set(struct sk_buff *skb);
-void probe_set(struct sk_buff *skb) { skb->tstamp_type = SKB_CLOCK_MONOTONIC; }'
-
-# skb_set_delivery_time() came with the clock bit (5.18). A kernel without
-# either is one where an egress skb->tstamp always was a monotonic
-# departure time; one with the function but neither bit probe is a kernel
-# compat.h does not know yet.
-have SKB_SET_DELIVERY_TIME '
-#include <linux/skbuff.h>
-const void *probe_fn = skb_set_delivery_time;'
-
 # The route lookup key's TOS: flowi4_tos (a u8, RT_TOS-masked) became
 # flowi4_dscp (a dscp_t) after 6.12; 7.2 has only the latter. compat.h.
 have FLOWI4_DSCP '

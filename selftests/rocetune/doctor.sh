@@ -106,7 +106,7 @@ pacing_is() {
 
 "$RT" apply "$P" > "$W/apply.out" 2>&1
 rc=$?
-tc qdisc replace dev dcb0 root fq
+tc qdisc replace dev dcb0 root fq orphan_mask 4294967295
 if ! { [[ $rc -eq 0 || $rc -eq 2 ]] && pacing_is active; }; then
 	sed 's/^/# /' "$W/apply.out"
 	tap_bail "cannot make the host clean: apply exit $rc, pacing '$(cat "$CC/pacing")'"
@@ -328,7 +328,7 @@ f = [x for x in json.load(open(sys.argv[1]))["findings"] if x["code"] == "link-d
 print("yes" if "ip link set dev dcb0 up" in f else f)' "$W/doc.json" 2>&1)"
 ip link set dcb0 up
 operstate_is up || tap_diag "dcb0 operstate $(cat /sys/class/net/dcb0/operstate) after ip link set up"
-tc qdisc replace dev dcb0 root fq
+tc qdisc replace dev dcb0 root fq orphan_mask 4294967295
 pacing_is active || tap_diag "pacing did not come back to active: $(cat "$CC/pacing")"
 tap_eq "link up again: clean, exit 0" "0 clean" "$(doc "$PX")"
 
@@ -385,7 +385,7 @@ if pacing_is inactive; then
 else
 	tap_fail "pacing inactive with pfifo_fast" "rocetune.ko's pacing reads '$(cat "$CC/pacing")'"
 fi
-tc qdisc replace dev dcb0 root fq
+tc qdisc replace dev dcb0 root fq orphan_mask 4294967295
 pacing_is active || tap_diag "pacing did not come back to active: $(cat "$CC/pacing")"
 
 # ------------------------------------------------------------ lldpad

@@ -489,7 +489,7 @@ static void test_faults(void)
 	snprintf(d.pacing, sizeof(d.pacing), "inactive pfifo_fast");
 	EXPECT(&s, &prof, "pacing-inactive", "pacing inactive");
 	tap_check(!strcmp(ev_s("pacing-inactive", "root_qdisc"), "pfifo_fast") &&
-		  !strcmp(res.f[0].fix, "tc qdisc replace dev dcb0 root fq"),
+		  !strcmp(res.f[0].fix, "tc qdisc replace dev dcb0 root fq orphan_mask 4294967295"),
 		  "pacing: the qdisc, and the tc command");
 	snprintf(d.pacing, sizeof(d.pacing), "unavailable old-rxe");
 	EXPECT(&s, &prof, "pacing-inactive", "pacing unavailable (old rxe)");

@@ -728,7 +728,7 @@ static void r_pacing(const struct rtune_doc_snap *s, int i, struct rtune_doc_res
 		dev_name(d), d->l.ibdev, d->l.port, qd);
 	ev_str(f, "pacing", d->pacing);
 	ev_str(f, "root_qdisc", qd);
-	fix(f, "tc qdisc replace dev %s root fq", dev_name(d));
+	fix(f, "tc qdisc replace dev %s root fq orphan_mask 4294967295", dev_name(d));
 }
 
 static void r_dcbx(const struct rtune_doc_snap *s, int i, struct rtune_doc_result *r)

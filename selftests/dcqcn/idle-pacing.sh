@@ -10,7 +10,15 @@
 #   2. qp_ctl rate_cap_kbps=5000: the QP is paced, within 10 % of 5 Mbit/s
 #      (IP level, on the wire) - qp_ctl must clear the idle mark;
 #   3. cap removed, then a commit of rp_max_rate_kbps=7000: paced again,
-#      within 10 % of 7 Mbit/s - a commit must end the idle mark too.
+#      within 10 % of 7 Mbit/s - a commit must end the idle mark too;
+#   4. qp_ctl rate_cap_kbps=100 while the QP has packets queued in fq
+#      (rxe keeps up to 64 in flight, about 80 ms at 7 Mbit/s): in the
+#      next second eth0 sends at most 250 kbit/s - the new rate holds for
+#      the queued packets too (they leave at the socket's pacing rate as
+#      fq dequeues them). With departure times stamped at 7 Mbit/s (the
+#      module before 2026-12-03), by calculation the 16 to 64 queued
+#      packets of about 1.1 kB left in those 80 ms: 0.14 to 0.56 Mbit
+#      over the second on top of the 0.1 the cap allows.
 # On a kernel whose rxe frees a destroyed QP's objects under its queued
 # packets (before 6.1; ports/1/pacing reads "unavailable old-rxe"), the
 # module must hold no packet: the capped QP is not paced, its packets
@@ -106,6 +114,20 @@ sleep 3
 m=$(lab_tx_mbps eth0 4)
 tap_diag "rp_max_rate_kbps 7000: $m Mbit/s, paced_pkts $(col paced_pkts)"
 capped "a commit ends the idle path (rp_max_rate_kbps 7000)" "$m" 7
+
+# Step 4: the cut and the measurement back to back; the sleep of
+# lab_tx_mbps starts within a few ms of the write.
+printf '%s rate_cap_kbps=100' "$qpn" >"$P/qp_ctl"
+m=$(lab_tx_mbps eth0 1)
+tap_diag "the second after a cut from 7000 to 100 kb/s: $m Mbit/s"
+if [[ $pstate != unavailable ]]; then
+	tap_ok "a cut holds for the packets already queued (at most 0.25 Mbit/s in the next second: $m)" \
+		awk -v m="$m" 'BEGIN {exit !(m <= 0.25)}'
+else
+	tap_skip "a cut holds for the packets already queued" \
+		"pacing unavailable ($pwhy): no packet is held"
+fi
+printf '%s rate_cap_kbps=0' "$qpn" >"$P/qp_ctl"
 
 if lab_perf_stop perf; then
 	tap_pass "ib_write_bw ran until stopped"

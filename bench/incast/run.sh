@@ -13,11 +13,12 @@
 #     ingress, selftests/dcqcn/lab-preset.sh), for each N first without
 #     rocetune, then with it (lab preset).
 #
-# The path MTU is 256 bytes: rxe lets a QP have 64 packets queued in the
-# sender's fq, stamped at its rate before any CNP can slow them, and 128
-# unacknowledged. At 1024 bytes that is 280 ms of a QP's fair share of the
-# 8 Mbit/s bottleneck (at 2 Mb/s), a feedback delay no rate controller can
-# hold a queue under RED's 90 kB max with (Documentation/datapath.rst).
+# The path MTU is 256 bytes: rxe lets a QP have 128 packets
+# unacknowledged, and all of them can wait in the bottleneck's queue, so
+# N QPs can fill it with N x 128 packets before any rate matters (1024-byte
+# packets: 4 QPs about 550 kB, 0.55 s at 8 Mbit/s; 256-byte: 160 kB, and
+# 16 QPs 640 kB). That queue is also the feedback delay: a CE mark waits
+# it out before the receiver sees it (Documentation/datapath.rst).
 #
 #   bench/incast/run.sh [lab-run options]     (on the host; ~15 min)
 #   Environment: INCAST_SECS (per run, default 15), COST_REPS (default 5;
@@ -151,10 +152,12 @@ for n in $NS; do
 			python3 "$here/flowcap.py" ifb0 $((SECS + 200)) "$LAB_HOST_DIR/flows-$name" &
 			cap=$!
 		fi
-		if ((LAB_HOST == 2)) && [[ $mode == on ]]; then
-			# The QPs' rates while they run ("epoch_s qpn rate_kbps alpha_1024ths").
+		if [[ $mode == on ]]; then
+			# The QPs while they run, on both hosts ("epoch_s qpn
+			# rate_kbps alpha_1024ths cnp_sent cnp_rcvd ce_rcvd
+			# rate_cuts"): host2's rates, host1's CNPs.
 			( while :; do
-				awk -v t="$(date +%s.%N)" '$3=="live" {print t, $1, $4, $6}' "$P/qp_stats"
+				awk -v t="$(date +%s.%N)" '$3=="live" {print t, $1, $4, $6, $7, $8, $10, $13}' "$P/qp_stats"
 				sleep 0.25
 			done ) >"$LAB_HOST_DIR/rates-$name" 2>/dev/null &
 			rmon=$!
@@ -162,7 +165,10 @@ for n in $NS; do
 		# Without congestion control a run can collapse: perftest may then
 		# hang in its closing handshake, after its result.
 		one --tolerate-close "$name" -s 65536 -q "$n" -D "$SECS" --tclass=2
-		((LAB_HOST == 2)) && [[ $mode == on ]] && { kill $rmon; wait $rmon 2>/dev/null; }
+		[[ $mode == on ]] && { kill $rmon; wait $rmon 2>/dev/null; }
+		# The module was loaded for this run: its counters are the run's
+		# (host1's cnp_sent against host2's cnp_handled + cnp_ignored).
+		[[ $mode == on ]] && cat "$P/counters" "$P/dp_counters" >"$LAB_HOST_DIR/counters-$name" 2>&1
 		h1=$(hwsum)
 		if ((LAB_HOST == 1)); then
 			kill $mon; wait $mon 2>/dev/null
@@ -215,5 +221,5 @@ if ((LAB_HOST == 1)); then
 		((REPS > 0)) && echo "#   medians: not loaded $moff, loaded $mon_, ratio $(awk -v a="$mon_" -v b="$moff" 'BEGIN {printf "%.3f", b ? a / b : 0}')"
 	} >"$R"
 fi
-bar end 300
+bench_bar end 300
 echo "1..1"; echo "ok 1 bench done"

@@ -180,6 +180,20 @@ static u32 rtune_qp_rate(const struct rtune_qp *qp, const struct rtune_dp_params
 }
 
 /*
+ * Pace @sk at @bps bytes per second (RTUNE_PACE_NONE: not at all). fq
+ * reads sk_pacing_rate; the ceiling is written too, as SO_MAX_PACING_RATE
+ * would, because from Linux 6.7 fq sends a packet of a non-TCP socket
+ * with no ceiling straight through its unpaced fast path whenever no
+ * other flow is eligible (fq_fastpath_check()), and a lone paced QP would
+ * not be paced at all.
+ */
+static void rtune_sk_pace(struct sock *sk, unsigned long bps)
+{
+	WRITE_ONCE(sk->sk_max_pacing_rate, bps);
+	WRITE_ONCE(sk->sk_pacing_rate, bps);
+}
+
+/*
  * Give @qp's socket the pacing rate @qp has at @rate kb/s, and return
  * whether @qp must be held to @rate (paced, or not for want of fq). While
  * the datapath is released (rtune_pacing_release()) nothing is held.
@@ -196,7 +210,7 @@ static bool rtune_qp_pace(struct rtune_dp *dp, struct rtune_qp *qp,
 	if (limited && READ_ONCE(dp->pacing_active))
 		bps = (unsigned long)rate * 125;
 	if (qp->sk && qp->pace_bps != bps) {
-		WRITE_ONCE(qp->sk->sk_pacing_rate, bps);
+		rtune_sk_pace(qp->sk, bps);
 		qp->pace_bps = bps;
 	}
 	return limited;
@@ -223,7 +237,7 @@ void rtune_pacing_forget(struct rtune_qp *qp)
 	if (!qp->sk)
 		return;
 	if (qp->pace_bps != RTUNE_PACE_NONE)
-		WRITE_ONCE(qp->sk->sk_pacing_rate, RTUNE_PACE_NONE);
+		rtune_sk_pace(qp->sk, RTUNE_PACE_NONE);
 	sock_put(qp->sk);
 	qp->sk = NULL;
 }
@@ -282,7 +296,7 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	if (unlikely(qp->sk != skb->sk)) {
 		old = qp->sk;
 		if (old && qp->pace_bps != RTUNE_PACE_NONE)
-			WRITE_ONCE(old->sk_pacing_rate, RTUNE_PACE_NONE);
+			rtune_sk_pace(old, RTUNE_PACE_NONE);
 		sock_hold(skb->sk);
 		qp->sk = skb->sk;
 		qp->pace_bps = RTUNE_PACE_NONE;
@@ -291,6 +305,13 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	rate = rtune_qp_rate(qp, p);
 	limited = rtune_qp_pace(dp, qp, p, rate);
 	if (limited && qp->pace_bps != RTUNE_PACE_NONE) {
+		/*
+		 * Newer rxe (6.12 has it) stamps each packet with the time it
+		 * was built, and fq paces a packet that carries a time by
+		 * that time alone, never by its socket's rate. The stamp is
+		 * "now", not a departure time anyone asked for: drop it.
+		 */
+		skb->tstamp = 0;
 		qp->cnt.paced_pkts++;
 		qp->cnt.paced_bytes += len;
 		/*
@@ -335,7 +356,7 @@ void rtune_pacing_release(struct rtune_dp *dp)
 	rtune_dp_for_each_qp_rcu(dp, qp) {
 		spin_lock_bh(&qp->lock);
 		if (qp->sk && qp->pace_bps != RTUNE_PACE_NONE) {
-			WRITE_ONCE(qp->sk->sk_pacing_rate, RTUNE_PACE_NONE);
+			rtune_sk_pace(qp->sk, RTUNE_PACE_NONE);
 			qp->pace_bps = RTUNE_PACE_NONE;
 			n++;
 		}

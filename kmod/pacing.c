@@ -194,6 +194,20 @@ static void rtune_sk_pace(struct sock *sk, unsigned long bps)
 }
 
 /*
+ * @qp paces its socket no more; returns whether it did. qp->lock held,
+ * or @qp out of every hook's reach.
+ */
+static bool rtune_qp_unpace(struct rtune_qp *qp)
+{
+	bool paced = qp->sk && qp->pace_bps != RTUNE_PACE_NONE;
+
+	if (paced)
+		rtune_sk_pace(qp->sk, RTUNE_PACE_NONE);
+	qp->pace_bps = RTUNE_PACE_NONE;
+	return paced;
+}
+
+/*
  * Give @qp's socket the pacing rate @qp has at @rate kb/s, and return
  * whether @qp must be held to @rate (paced, or not for want of fq). While
  * the datapath is released (rtune_pacing_release()) nothing is held.
@@ -234,10 +248,9 @@ void rtune_pacing_update(struct rtune_dp *dp, struct rtune_qp *qp,
  */
 void rtune_pacing_forget(struct rtune_qp *qp)
 {
+	rtune_qp_unpace(qp);
 	if (!qp->sk)
 		return;
-	if (qp->pace_bps != RTUNE_PACE_NONE)
-		rtune_sk_pace(qp->sk, RTUNE_PACE_NONE);
 	sock_put(qp->sk);
 	qp->sk = NULL;
 }
@@ -294,12 +307,10 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	 * releases it; rtune_pacing_forget() drops it.
 	 */
 	if (unlikely(qp->sk != skb->sk)) {
+		rtune_qp_unpace(qp);
 		old = qp->sk;
-		if (old && qp->pace_bps != RTUNE_PACE_NONE)
-			rtune_sk_pace(old, RTUNE_PACE_NONE);
 		sock_hold(skb->sk);
 		qp->sk = skb->sk;
-		qp->pace_bps = RTUNE_PACE_NONE;
 	}
 	dcqcn_rp_on_tx(&qp->rp, &p->dc, rtune_now_us(), len);
 	rate = rtune_qp_rate(qp, p);
@@ -355,11 +366,8 @@ void rtune_pacing_release(struct rtune_dp *dp)
 	rcu_read_lock();
 	rtune_dp_for_each_qp_rcu(dp, qp) {
 		spin_lock_bh(&qp->lock);
-		if (qp->sk && qp->pace_bps != RTUNE_PACE_NONE) {
-			rtune_sk_pace(qp->sk, RTUNE_PACE_NONE);
-			qp->pace_bps = RTUNE_PACE_NONE;
+		if (rtune_qp_unpace(qp))
 			n++;
-		}
 		spin_unlock_bh(&qp->lock);
 	}
 	rcu_read_unlock();

@@ -15,10 +15,10 @@
 #      (rxe keeps up to 64 in flight, about 80 ms at 7 Mbit/s): in the
 #      next second eth0 sends at most 250 kbit/s - the new rate holds for
 #      the queued packets too (they leave at the socket's pacing rate as
-#      fq dequeues them). With departure times stamped at 7 Mbit/s (the
-#      module before 2026-12-03), by calculation the 16 to 64 queued
-#      packets of about 1.1 kB left in those 80 ms: 0.14 to 0.56 Mbit
-#      over the second on top of the 0.1 the cap allows.
+#      fq dequeues them). It fails when the cut does not reach the socket
+#      at once. It does not tell pacing by departure times (the module
+#      before 2026-12-03) from it: that module passed too (0.09 Mbit/s),
+#      as too few of its packets were stamped ahead at 7 Mbit/s.
 # On a kernel whose rxe frees a destroyed QP's objects under its queued
 # packets (before 6.1; ports/1/pacing reads "unavailable old-rxe"), the
 # module must hold no packet: the capped QP is not paced, its packets

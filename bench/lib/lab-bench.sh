@@ -33,7 +33,7 @@ bench_setup() {
 	lab_rxe_up || return 1
 	# rocetune paces in fq (Documentation/datapath.rst, "Paced egress");
 	# the runs without it have fq too, so that only rocetune differs.
-	tc qdisc replace dev eth0 root fq orphan_mask 4294967295
+	lab_fq eth0
 }
 
 # fail REASON: end the bench on this host with a TAP failure. A bench makes

@@ -54,7 +54,7 @@ command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 modprobe sch_fq
 lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
 gid=$LAB_GID
-tc qdisc replace dev eth0 root fq orphan_mask 4294967295 || tap_bail "fq"
+lab_fq eth0 || tap_bail "fq"
 tap_ok "insmod rocetune.ko" rtune_load
 wait_for test -d "$P" || tap_bail "no configfs tree"
 if ((LAB_HOST == 2)); then

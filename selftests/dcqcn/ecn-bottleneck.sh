@@ -82,10 +82,10 @@ dp() { awk -v k="$1" '$1==k {print $2}' "$P/dp_counters"; }
 if ((LAB_HOST == 1)); then
 	rtune_lab_bottleneck || tap_bail "bottleneck setup"
 	# fq here too: with rp_max_rate_kbps set, the ACKs' QPs are paced.
-	tc qdisc replace dev eth0 root fq orphan_mask 4294967295 || tap_bail "fq"
+	lab_fq eth0 || tap_bail "fq"
 	tap_pass "receiver bottleneck: ifb0 htb ${BN_MBIT}mbit + red ecn"
 else
-	tc qdisc replace dev eth0 root fq orphan_mask 4294967295 || tap_bail "fq"
+	lab_fq eth0 || tap_bail "fq"
 	tap_pass "sender root qdisc fq"
 fi
 lab_barrier up 120 || tap_bail "peer not up"

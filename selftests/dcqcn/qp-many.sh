@@ -38,7 +38,7 @@ gid=$LAB_GID
 rtune_load || tap_bail "insmod rocetune.ko"
 wait_for test -d "$P" || tap_bail "no $P"
 tap_pass "rocetune loaded"
-((LAB_HOST == 2)) && tc qdisc replace dev eth0 root fq orphan_mask 4294967295
+((LAB_HOST == 2)) && { lab_fq eth0 || tap_bail "fq"; }
 lab_barrier up 120 || tap_bail "peer not up"
 
 # -t 4: perftest sizes its CQ as tx depth x QPs; rxe allows 32767 CQEs.

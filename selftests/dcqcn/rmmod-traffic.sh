@@ -51,7 +51,7 @@ if ((LAB_HOST == 1)); then
 	rtune_lab_bottleneck || tap_bail "bottleneck"
 fi
 if true; then
-	tc qdisc replace dev eth0 root fq orphan_mask 4294967295 || tap_bail "fq"
+	lab_fq eth0 || tap_bail "fq"
 fi
 load() { rtune_load && wait_for test -d "$P" && rtune_lab_preset "$P"; }
 tap_ok "insmod rocetune.ko, lab preset" load
@@ -128,7 +128,7 @@ if ((LAB_HOST == 1)); then
 	tap_ok "order: bottleneck removed" tc qdisc del dev eth0 ingress
 else
 	tap_ok "order: fq holds each flow to the cap" \
-		tc qdisc replace dev eth0 root fq orphan_mask 4294967295 maxrate ${ORDER_KBPS}kbit
+		lab_fq eth0 maxrate ${ORDER_KBPS}kbit
 fi
 tap_ok "order: every QP paced at $ORDER_KBPS kb/s" cap "$ORDER_KBPS"
 lab_barrier r3-setup 120 || tap_bail "peer lost before round 3"

@@ -53,7 +53,7 @@ command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
 # fq at the root as in bench/incast's hook-cost rounds, where the link got
 # stuck: the module paces through the QP sockets' rate, which fq honours.
 modprobe sch_fq
-tc qdisc replace dev eth0 root fq orphan_mask 4294967295 || tap_bail "fq"
+lab_fq eth0 || tap_bail "fq"
 lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
 gid=$LAB_GID
 if ((LAB_HOST == 2)); then

@@ -114,7 +114,7 @@ fi
 # Pacing needs fq on the rxe netdev (rocetune.ko paces a QP through its
 # socket's pacing rate, which only fq honours), with an orphan mask wide
 # enough that no two QPs share a flow (Documentation/datapath.rst).
-tc qdisc replace dev dcb0 root fq orphan_mask 4294967295 || die "fq on dcb0"
+lab_fq dcb0 || die "fq on dcb0"
 rtune_lab_preset "$P" || die "lab preset: $(cat "$P/cc/last_error")"
 prios none || die "DCQCN off: $(cat "$P/cc/last_error")"
 {

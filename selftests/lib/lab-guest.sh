@@ -15,6 +15,8 @@
 #                                   print the RoCE v2 GID index of ADDR on IBDEV
 #   lab_rxe_up                      rxe0 on eth0, its GID index in LAB_GID,
 #                                   and the peer answering ping
+#   lab_fq DEV [FQ OPTIONS...]      fq as DEV's root qdisc, as rocetune's
+#                                   pacing needs it
 #   lab_perf_start/wait/stop/run ... perftest between host 1 and host 2 (below)
 #   lab_perf_result NAME [FIELD]    a perftest run's result line
 #   lab_perf_alive NAME             this host's perftest still runs
@@ -232,6 +234,21 @@ lab_rxe_up() {
 	rdma link add rxe0 type rxe netdev eth0 || { _lab_err "rdma link add rxe0 on eth0 failed"; return 1; }
 	LAB_GID=$(lab_roce_gid_index rxe0 "$LAB_ADDR_eth0") || return 1
 	lab_wait_ping "$LAB_PEER_eth0" 60
+}
+
+# lab_fq DEV [FQ OPTIONS...]
+# Make fq DEV's root qdisc, the one qdisc that paces by a socket's pacing
+# rate, which is how rocetune.ko paces a Soft-RoCE QP (Documentation/
+# datapath.rst, "Paced egress"). rxe's QP sockets are not connected, so fq
+# puts a QP's packets in the flow of their hash & orphan_mask; the default
+# mask (1023) lets two QPs share one flow and one rate, hence the widest.
+# FQ OPTIONS (maxrate 2mbit, ...) are added to tc's command line. Every
+# suite, bench and demo that paces goes through here.
+lab_fq() {
+	local dev=$1
+	shift
+	tc qdisc replace dev "$dev" root fq orphan_mask 4294967295 "$@" ||
+		{ _lab_err "tc: fq as root qdisc of $dev failed"; return 1; }
 }
 
 # lab_dcb0_up

@@ -32,6 +32,7 @@ fi
 
 . "$here/../lib/tap.sh"
 . "$here/../lib/tree.sh"
+. "$here/../lib/lab-guest.sh"
 
 RT=$RTUNE_TOOL
 DCBSIM=$RTUNE_DCBSIM_KO
@@ -106,7 +107,7 @@ pacing_is() {
 
 "$RT" apply "$P" > "$W/apply.out" 2>&1
 rc=$?
-tc qdisc replace dev dcb0 root fq orphan_mask 4294967295
+lab_fq dcb0
 if ! { [[ $rc -eq 0 || $rc -eq 2 ]] && pacing_is active; }; then
 	sed 's/^/# /' "$W/apply.out"
 	tap_bail "cannot make the host clean: apply exit $rc, pacing '$(cat "$CC/pacing")'"
@@ -328,7 +329,7 @@ f = [x for x in json.load(open(sys.argv[1]))["findings"] if x["code"] == "link-d
 print("yes" if "ip link set dev dcb0 up" in f else f)' "$W/doc.json" 2>&1)"
 ip link set dcb0 up
 operstate_is up || tap_diag "dcb0 operstate $(cat /sys/class/net/dcb0/operstate) after ip link set up"
-tc qdisc replace dev dcb0 root fq orphan_mask 4294967295
+lab_fq dcb0
 pacing_is active || tap_diag "pacing did not come back to active: $(cat "$CC/pacing")"
 tap_eq "link up again: clean, exit 0" "0 clean" "$(doc "$PX")"
 
@@ -385,8 +386,17 @@ if pacing_is inactive; then
 else
 	tap_fail "pacing inactive with pfifo_fast" "rocetune.ko's pacing reads '$(cat "$CC/pacing")'"
 fi
-tc qdisc replace dev dcb0 root fq orphan_mask 4294967295
-pacing_is active || tap_diag "pacing did not come back to active: $(cat "$CC/pacing")"
+# the doctor's own fix, run as printed, must make pacing active again
+fixcmd=$(python3 -c 'import json,sys
+print([x for x in json.load(open(sys.argv[1]))["findings"] if x["code"] == "pacing-inactive"][0]["fix"])' \
+	"$W/doc.json" 2>/dev/null)
+if [[ $fixcmd == "tc qdisc "* ]] && sh -c "$fixcmd" 2>"$W/fix.err" && pacing_is active; then
+	tap_pass "pacing-inactive fix, run as printed, makes pacing active: $fixcmd"
+else
+	tap_fail "pacing-inactive fix, run as printed, makes pacing active" \
+		"fix '$fixcmd': $(cat "$W/fix.err" 2>/dev/null); pacing '$(cat "$CC/pacing")'"
+	lab_fq dcb0
+fi
 
 # ------------------------------------------------------------ lldpad
 cp "$(command -v sleep)" "$W/lldpad"

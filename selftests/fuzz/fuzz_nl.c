@@ -2,9 +2,11 @@
 /*
  * The reply loop of rtune_nl_transact() (tools/rocetune/nl.c): sequence
  * filter, NLMSG_ERROR/NLMSG_DONE handling, multipart and nlmsg_ok()
- * walking, with dcb_parse_get() as the callback. The first byte picks the
- * request flags; the rest is one recv() worth of messages, as the kernel
- * would send it. nl_send_auto() and nl_recv() are replaced here (the
+ * walking, with dcb_parse_get() as the callback, or (bit 2 of the first
+ * byte) the whole of rtune_root_qdisc_read() (tools/rocetune/qdisc.c), a
+ * RTM_GETQDISC dump whose RTM_NEWQDISC replies are parsed for ifindex 7.
+ * The first byte's low bits pick the request flags; the rest is one
+ * recv() worth of messages, as the kernel would send it. nl_send_auto() and nl_recv() are replaced here (the
  * executable's definitions win over libnl's), so no socket is used.
  */
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <netlink/netlink.h>
 #include <netlink/msg.h>
 #include "../../tools/rocetune/dcb.h"
+#include "../../tools/rocetune/qdisc.h"
 
 #define FUZZ_SEQ 1
 
@@ -61,12 +64,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1 || size > 1 << 20)
 		return 0;
-	msg = nlmsg_alloc_simple(RTM_GETDCB, flags[data[0] & 3]);
-	if (!msg)
-		return 0;
 	fz_data = data + 1;
 	fz_size = size - 1;
 	fz_reads = 0;
+	if (data[0] & 4) {
+		struct rtune_root_qdisc q;
+
+		rtune_root_qdisc_read(NULL, 7, &q);
+		return 0;
+	}
+	msg = nlmsg_alloc_simple(RTM_GETDCB, flags[data[0] & 3]);
+	if (!msg)
+		return 0;
 	memset(&out, 0, sizeof(out));
 	rtune_nl_transact(NULL, msg, dcb_parse_get, &out);
 	return 0;

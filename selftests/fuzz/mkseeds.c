@@ -17,6 +17,7 @@
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <linux/dcbnl.h>
+#include <linux/pkt_sched.h>
 #include <rdma/rdma_netlink.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
@@ -187,6 +188,27 @@ static struct nl_msg *ctl(int type, int error)
 	return m;
 }
 
+/* RTM_NEWQDISC of a root qdisc as tc_fill_qdisc() sends it in a dump;
+ * fq's options with its orphan mask */
+static struct nl_msg *qdisc_reply(int ifindex, const char *kind, uint32_t mask)
+{
+	struct tcmsg t = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex,
+			   .tcm_handle = 0x80010000, .tcm_parent = TC_H_ROOT };
+	struct nl_msg *m = nlmsg_alloc_simple(RTM_NEWQDISC, NLM_F_MULTI);
+	struct nlattr *o;
+
+	nlmsg_hdr(m)->nlmsg_seq = 1;
+	nlmsg_append(m, &t, sizeof(t), NLMSG_ALIGNTO);
+	nla_put_string(m, TCA_KIND, kind);
+	if (!strcmp(kind, "fq")) {
+		o = nla_nest_start(m, TCA_OPTIONS);
+		nla_put_u32(m, TCA_FQ_PLIMIT, 10000);
+		nla_put_u32(m, TCA_FQ_ORPHAN_MASK, mask);
+		nla_nest_end(m, o);
+	}
+	return m;
+}
+
 static void nl(void)
 {
 	struct nl_msg *ms[4];
@@ -207,6 +229,11 @@ static void nl(void)
 	nlmsg_hdr(ms[0])->nlmsg_seq = 7;	/* stale ACK, skipped */
 	ms[1] = dcb_get_reply();
 	stream("stale-then-reply", 2, ms, 2);
+	/* flag 4: rtune_root_qdisc_read() for ifindex 7 */
+	ms[0] = qdisc_reply(2, "fq_codel", 0);
+	ms[1] = qdisc_reply(7, "fq", 1023);
+	ms[2] = ctl(NLMSG_DONE, 0);
+	stream("qdisc-dump", 4 | 1, ms, 3);
 }
 
 static void link(void)

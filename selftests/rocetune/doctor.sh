@@ -398,6 +398,25 @@ else
 	lab_fq dcb0
 fi
 
+# ------------------------------------------------------------ fq's orphan mask
+# a new fq has fq's default mask (replace on an fq would keep the wide one)
+tc qdisc del dev dcb0 root && tc qdisc add dev dcb0 root fq
+pacing_is active || tap_diag "pacing not active under a new fq: $(cat "$CC/pacing")"
+tap_eq "fq with its default orphan_mask: exit 2, pacing-shared-flows only" \
+	"2 pacing-shared-flows" "$(doc "$P")"
+tap_eq "pacing-shared-flows evidence: orphan_mask 0x3ff, 1024 flows" "0x3ff 1024" \
+	"$(ev pacing-shared-flows orphan_mask) $(ev pacing-shared-flows flows)"
+fixcmd=$(python3 -c 'import json,sys
+print([x for x in json.load(open(sys.argv[1]))["findings"] if x["code"] == "pacing-shared-flows"][0]["fix"])' \
+	"$W/doc.json" 2>/dev/null)
+if [[ $fixcmd == "tc qdisc "* ]] && sh -c "$fixcmd" 2>"$W/fix.err"; then
+	tap_eq "pacing-shared-flows fix, run as printed: clean, exit 0" "0 clean" "$(doc "$P")"
+else
+	tap_fail "pacing-shared-flows fix, run as printed: clean, exit 0" \
+		"fix '$fixcmd': $(cat "$W/fix.err" 2>/dev/null)"
+	lab_fq dcb0
+fi
+
 # ------------------------------------------------------------ lldpad
 cp "$(command -v sleep)" "$W/lldpad"
 "$W/lldpad" 60 &

@@ -498,6 +498,31 @@ static void test_faults(void)
 		  strstr(res.f[0].fix, "force_rxe_pacing=1") &&
 		  !strstr(res.f[0].fix, "tc qdisc"),
 		  "pacing unavailable: the kernel named, no qdisc advice");
+
+	clean(&s, &d);
+	d.has_qdisc = true;
+	snprintf(d.qdisc.kind, sizeof(d.qdisc.kind), "fq");
+	d.qdisc.has_orphan_mask = true;
+	d.qdisc.orphan_mask = 1023;
+	EXPECT(&s, &prof, "pacing-shared-flows", "pacing active under fq's default orphan mask 1023");
+	tap_check(!strcmp(ev_s("pacing-shared-flows", "orphan_mask"), "0x3ff") &&
+		  ev("pacing-shared-flows", "flows") == 1024 && res.nwarn == 1 && res.nerr == 0 &&
+		  !strcmp(res.f[0].fix, "tc qdisc replace dev dcb0 root fq orphan_mask 4294967295"),
+		  "shared flows: a warning, mask 0x3ff, 1024 flows, the tc command");
+	d.qdisc.orphan_mask = UINT32_MAX;
+	EXPECT(&s, &prof, "clean", "orphan mask 0xffffffff: clean");
+	d.qdisc.orphan_mask = 1023;
+	d.has_qdisc = false;
+	EXPECT(&s, &prof, "clean", "root qdisc not read: no shared-flows finding");
+	d.has_qdisc = true;
+	d.qdisc.has_orphan_mask = false;
+	EXPECT(&s, &prof, "clean", "fq that reported no mask: no shared-flows finding");
+	d.qdisc.has_orphan_mask = true;
+	snprintf(d.qdisc.kind, sizeof(d.qdisc.kind), "fq_codel");
+	EXPECT(&s, &prof, "clean", "a root that is not fq: no shared-flows finding");
+	snprintf(d.qdisc.kind, sizeof(d.qdisc.kind), "fq");
+	snprintf(d.pacing, sizeof(d.pacing), "inactive pfifo_fast");
+	EXPECT(&s, &prof, "pacing-inactive", "pacing inactive: pacing-inactive alone, whatever was read");
 	snprintf(d.pacing, sizeof(d.pacing), "unsupported");
 	EXPECT(&s, &prof, "clean", "pacing unsupported (not rxe): no finding");
 
@@ -650,7 +675,7 @@ int main(void)
 {
 	struct rtune_diags dg = { 0 };
 
-	tap_plan(106);
+	tap_plan(113);
 	if (profile_parse_text("lab.conf", lab_profile, sizeof(lab_profile) - 1, &prof, &dg) ||
 	    profile_validate(&prof, &dg)) {
 		diag_print(&dg, stdout);

@@ -7,7 +7,7 @@
  *   doctor_read.c   fills a snapshot (struct rtune_doc_snap) from the host:
  *                   host.c's settings, two stats.c samples for the rates,
  *                   the PFC storm prevention tunable, rocetune.ko's pacing
- *                   state, whether lldpad runs;
+ *                   state and the root qdisc under it, whether lldpad runs;
  *   doctor_rules.c  pure functions from a snapshot (and the profile, if
  *                   any) to findings: no I/O;
  *   doctor_cmd.c    the command, and the text and JSON output.
@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include "json.h"
 #include "profile.h"
+#include "qdisc.h"
 #include "state.h"
 #include "stats.h"
 
@@ -30,6 +31,10 @@ struct rtune_doc_port {
 	bool has_pfc_tout;	/* ETHTOOL_PFC_PREVENTION_TOUT readable */
 	uint16_t pfc_tout_ms;	/* 0: storm prevention off */
 	char pacing[48];	/* rocetune.ko ports/N/pacing; "" not there */
+	/* the netdev's root qdisc, read while pacing is active (fq's orphan
+	 * mask); has_qdisc false: not read or the read failed */
+	bool has_qdisc;
+	struct rtune_root_qdisc qdisc;
 };
 
 struct rtune_doc_snap {

@@ -5,7 +5,7 @@
  * the named ones, or all with DCB or RDMA), stats.c's sampler twice for
  * counters and rates over the interval (host.c's settings include the PFC
  * storm prevention tunable), plus what only the doctor needs: rocetune.ko's
- * pacing state and whether lldpad runs.
+ * pacing state, the root qdisc that paces (qdisc.c) and whether lldpad runs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,7 +32,7 @@ static const char *cfs_root(void)
 	return r && *r ? r : "/sys/kernel/config";
 }
 
-static void read_extra(struct rtune_doc_port *d)
+static void read_extra(struct nl_sock *sk, struct rtune_doc_port *d)
 {
 	char path[512];
 
@@ -45,6 +45,9 @@ static void read_extra(struct rtune_doc_port *d)
 		 d->l.port);
 	if (cfs_read(path, d->pacing, sizeof(d->pacing)))
 		d->pacing[0] = '\0';
+	/* fq paces; how it sorts QPs into flows is its orphan mask */
+	if (sk && !strncmp(d->pacing, "active", 6))
+		d->has_qdisc = !rtune_root_qdisc_read(sk, d->l.ifindex, &d->qdisc);
 }
 
 int rtune_doc_read(const struct rtune_profile *p, char *const *names, int nnames,
@@ -61,9 +64,10 @@ int rtune_doc_read(const struct rtune_profile *p, char *const *names, int nnames
 	if (!sk)
 		return -errno;
 	err = host_collect(sk, p, names, nnames, &h);
-	nl_socket_free(sk);
-	if (err)
+	if (err) {
+		nl_socket_free(sk);
 		return err;
+	}
 	s->p = calloc((size_t)h.n + 1, sizeof(*s->p));
 	devs = calloc((size_t)h.n + 1, sizeof(*devs));
 	if (!s->p || !devs) {
@@ -96,10 +100,11 @@ int rtune_doc_read(const struct rtune_profile *p, char *const *names, int nnames
 			d->s.qp = NULL;	/* b's, freed with it */
 			d->s.nqp = 0;
 		}	/* else no counters: the rules that need them find nothing */
-		read_extra(d);
+		read_extra(sk, d);
 	}
 	s->lldpad = host_lldpad_running();
 out:
+	nl_socket_free(sk);
 	rtune_st_free(&a);
 	rtune_st_free(&b);
 	free(devs);

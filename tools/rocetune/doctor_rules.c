@@ -21,8 +21,8 @@
 const char *const rtune_doc_codes[] = {
 	"pause-storm", "storm-prevention-off", "link-down", "slow-link", "link-errors",
 	"mtu-mismatch",
-	"ecn-off", "cnp-dscp-unmapped", "cm-tos-lossy", "pacing-inactive", "lldpad-running",
-	"dcbx-not-host",
+	"ecn-off", "cnp-dscp-unmapped", "cm-tos-lossy", "pacing-inactive", "pacing-shared-flows",
+	"lldpad-running", "dcbx-not-host",
 };
 const int rtune_doc_ncodes = (int)(sizeof(rtune_doc_codes) / sizeof(rtune_doc_codes[0]));
 
@@ -701,6 +701,33 @@ static void r_cm_tos(const struct rtune_doc_snap *s, int i, struct rtune_doc_res
 }
 
 /*
+ * Pacing is active, but fq's orphan mask is narrower than the flow hash:
+ * rxe's QP sockets are not connected, so fq files each QP's packets under
+ * hash & orphan_mask, and QPs whose hashes agree in those bits share one
+ * flow, whose departures follow whichever QP's rate the last packet
+ * carried (Documentation/datapath.rst, "Paced egress"). fq's default,
+ * 1023, makes that likely from a few dozen QPs on.
+ */
+static void r_pacing_flows(const struct rtune_doc_snap *s, int i, struct rtune_doc_result *r)
+{
+	const struct rtune_doc_port *d = &s->p[i];
+	struct rtune_doc_finding *f;
+	char buf[16];
+
+	if (!d->has_qdisc || strcmp(d->qdisc.kind, "fq") || !d->qdisc.has_orphan_mask ||
+	    d->qdisc.orphan_mask == UINT32_MAX)
+		return;
+	f = add(r, "pacing-shared-flows", DOC_WARNING, i, -1);
+	summary(f, "%s (%s/%u): fq's orphan_mask is %#x, so QPs whose flow hashes agree in those bits share one fq flow and are paced as one",
+		dev_name(d), d->l.ibdev, d->l.port, d->qdisc.orphan_mask);
+	snprintf(buf, sizeof(buf), "%#x", d->qdisc.orphan_mask);
+	ev_str(f, "orphan_mask", buf);
+	/* how many flows the QPs are spread over (the mask is not all ones) */
+	ev_num(f, "flows", (double)(1ULL << __builtin_popcount(d->qdisc.orphan_mask)));
+	fix(f, "tc qdisc replace dev %s root fq orphan_mask 4294967295", dev_name(d));
+}
+
+/*
  * rocetune.ko's Soft-RoCE pacing cannot pace: the root qdisc is not fq
  * ("inactive <qdisc>"), or the kernel's rxe is too old to let packets
  * wait past their QP ("unavailable old-rxe", Documentation/kernels.rst).
@@ -720,7 +747,13 @@ static void r_pacing(const struct rtune_doc_snap *s, int i, struct rtune_doc_res
 		return;
 	}
 	/* a port set down has the noop qdisc until it is up again */
-	if (strncmp(d->pacing, "inactive", 8) || rtune_doc_link_down(&d->s))
+	if (rtune_doc_link_down(&d->s))
+		return;
+	if (!strncmp(d->pacing, "active", 6)) {
+		r_pacing_flows(s, i, r);
+		return;
+	}
+	if (strncmp(d->pacing, "inactive", 8))
 		return;
 	qd = d->pacing[8] == ' ' ? d->pacing + 9 : "?";
 	f = add(r, "pacing-inactive", DOC_WARNING, i, -1);

@@ -80,6 +80,7 @@ hw() {
 	echo "${out# }"
 }
 r0=$(refs)
+m0=$(lsmod | awk 'NR > 1 {print $1}' | sort)
 
 # --- (1) load/unload around live traffic
 # Longer than the cycles take: it is stopped once they are done. A QP
@@ -131,8 +132,17 @@ fi
 lab_perf_stop t1
 tap_diag "ib_write_bw around the cycles stopped, verdict $?: $(lab_perf_result t1)"
 tap_diag "rxe after the cycles: $(hw)"
-((LAB_HOST == 1)) &&
-	tap_eq "ib_core and rdma_rxe reference counts are back (no perftest running)" "$r0" "$(refs)"
+if ((LAB_HOST == 1)); then
+	# What a stopped perftest held is released as it is torn down, which
+	# can come after lab_perf_stop returns: wait up to 10 s. A count that
+	# stays up fails, with the modules loaded since the start (7.2 once
+	# showed ib_core at 3 instead of 1 here, cause not known).
+	for _ in $(seq 50); do [[ $(refs) == "$r0" ]] && break; sleep 0.2; done
+	r1=$(refs)
+	[[ $r1 == "$r0" ]] || tap_diag "modules loaded since the start: $(comm -13 <(echo "$m0") \
+		<(lsmod | awk 'NR > 1 {print $1}' | sort) | tr '\n' ' ')"
+	tap_eq "ib_core and rdma_rxe reference counts are back (no perftest running)" "$r0" "$r1"
+fi
 lab_barrier t1-done 200 || tap_bail "peer lost after the cycles"
 lab_perf_run --port $((PORT + 1)) --timeout 120 --grace 20 t2 -- \
 	ib_write_bw -d rxe0 -x "$gid" -s 4096 -q 1 -D 5 -F -u 18

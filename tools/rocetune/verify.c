@@ -568,6 +568,18 @@ static void probe_verdict(struct report *r, bool local_err)
 	}
 }
 
+/* Say why the listener's result is missing, after what the flow said if
+ * it failed first: both are needed to tell who gave up. */
+static void probe_error_add(const char *why)
+{
+	size_t n = strlen(v_probe.error);
+
+	if (!n)
+		snprintf(v_probe.error, sizeof(v_probe.error), "%.300s", why);
+	else if (n < sizeof(v_probe.error) - 1)
+		snprintf(v_probe.error + n, sizeof(v_probe.error) - n, "; then %s", why);
+}
+
 /*
  * The peer's probe (probe.h), on the authenticated connection @w to the
  * listener at @addr: ask, learn the port, send, read what arrived.
@@ -628,15 +640,14 @@ static void probe_peer(const struct rtune_verify_opts *o, struct rtune_vw *w, st
 		s->deadline_ms = now_ms() + o->timeout_ms + 1000;
 	err = rtune_vw_recv(w, RTUNE_VW_PROBE_RESULT, &p, &n);
 	if (err) {
-		if (!v_probe.error[0])
-			snprintf(v_probe.error, sizeof(v_probe.error), "probe result: %.300s", w->why);
+		snprintf(why, sizeof(why), "probe result: %.180s", w->why);
+		probe_error_add(why);
 		goto out;
 	}
 	err = rtune_probe_parse_result(p, n, &v_probe.res, why, sizeof(why));
 	free(p);
 	if (err) {
-		if (!v_probe.error[0])
-			snprintf(v_probe.error, sizeof(v_probe.error), "%s", why);
+		probe_error_add(why);
 		goto out;
 	}
 	v_probe.ran = true;

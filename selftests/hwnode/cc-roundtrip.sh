@@ -70,7 +70,10 @@ print(json.dumps(cc[0], sort_keys=True))'
 
 # profile_of IBDEV SHOWTEXT: a [cc] profile of the values `show` printed
 # (as text, the profile's own format). A file with no neutral value is not
-# printed, never written, and not compared.
+# printed, never written, and not compared. show starts a new line before
+# each parameter whose index is a multiple of 4, so the first values can
+# follow the "cc (<backend>):" heading on its own line (bnxt_re's
+# ecn_codepoint, np_cnp_dscp, np_cnp_prio are all there).
 profile_of() {
 	python3 - "$1" "$2" <<'EOP'
 import sys
@@ -79,14 +82,19 @@ print("[match]\nrdma_device = %s\n[cc]" % sys.argv[1])
 on = False
 for l in lines:
     if l.startswith("    cc ("):
+        if "): unavailable:" in l:
+            break
         on = True
-        continue
-    if on and l.startswith("        "):
-        t = l.split()
-        for k, v in zip(t[0::2], t[1::2]):
-            print("%s = %s" % (k, v))
+        rest = l.rpartition("):")[2]
+    elif on and l.startswith("        "):
+        rest = l
     elif on:
         break
+    else:
+        continue
+    t = rest.split()
+    for k, v in zip(t[0::2], t[1::2]):
+        print("%s = %s" % (k, v))
 EOP
 }
 

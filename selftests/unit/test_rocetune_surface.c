@@ -352,7 +352,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(65 + 17);
+	tap_plan(67 + 17);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();
@@ -606,6 +606,23 @@ int main(void)
 		tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "Broadcom's own algorithm"),
 			  "bnxt_re: DCQCN rate parameters refused with the reason");
 		plan_free(&pl);
+
+		/* before Linux 6.15: bnxt_re/<BDF>/ without cc_config/, or none */
+		snprintf(dir, sizeof(dir), "%s/bnxt_re/0000:fd:00.1", root);
+		mkdir(dir, 0700);
+		setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=bnxt_re/0000:fd:00.1", 1);
+		dev(&s);
+		surface_why(&s, buf, sizeof(buf));
+		tap_check(!s.cc_ok && strstr(buf, "0000:fd:00.1/cc_config does not exist: the upstream bnxt_re driver creates it from Linux 6.15 on (this kernel is ") &&
+			  !strstr(buf, "firmware"),
+			  "bnxt_re: no cc_config/ is the kernel's version, not the firmware's: %s", buf);
+		setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=bnxt_re/0000:fd:00.2", 1);
+		dev(&s);
+		surface_why(&s, buf, sizeof(buf));
+		tap_check(!s.cc_ok && strstr(buf, "0000:fd:00.2 does not exist (is debugfs mounted") &&
+			  strstr(buf, "from Linux 6.15 on"),
+			  "bnxt_re: no device directory: debugfs or the kernel: %s", buf);
+		setenv(RTUNE_ENV_TEST_SURFACE, "rxe0=bnxt_re/0000:fd:00.0", 1);
 	}
 
 

@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include "cfs.h"
 #include "cfs_group.h"
@@ -504,6 +505,26 @@ void surface_read_dev(struct rtune_link *d)
 	d->cc_ok = true;
 }
 
+/*
+ * Upstream bnxt_re has cc_config/ from Linux 6.15 on (commit 656dff55da19,
+ * Documentation/hardware.rst); before, its absence is the kernel's, not
+ * the firmware's as for mlx5. @p is bnxt_re/<BDF> under the debugfs root.
+ */
+static void bnxt_re_missing(const struct rtune_hwcc *hw, const char *p, char *buf, size_t len)
+{
+	struct utsname u;
+	const char *rel = uname(&u) ? "?" : u.release;
+
+	if (access(p, F_OK))
+		snprintf(buf, len,
+			 "%s does not exist (is debugfs mounted at %s? the upstream bnxt_re driver has cc_config/ from Linux 6.15 on; this kernel is %s)",
+			 p, debugfs_root(), rel);
+	else
+		snprintf(buf, len,
+			 "%s does not exist: the upstream bnxt_re driver creates it from Linux 6.15 on (this kernel is %s)",
+			 hw->dir, rel);
+}
+
 void surface_why(const struct rtune_link *d, char *buf, size_t len)
 {
 	const struct rtune_hwcc *hw = &d->hw;
@@ -557,6 +578,10 @@ void surface_why(const struct rtune_link *d, char *buf, size_t len)
 		}
 		if (access(debugfs_root(), F_OK) || access(hw->dir, F_OK)) {
 			snprintf(p, sizeof(p), "%s/%s/%s", debugfs_root(), hw->sf->name, hw->id);
+			if (hw->sf == &rtune_surface_bnxt_re) {
+				bnxt_re_missing(hw, p, buf, len);
+				return;
+			}
 			if (access(p, F_OK))
 				snprintf(buf, len, "%s does not exist (is debugfs mounted at %s?)", p,
 					 debugfs_root());

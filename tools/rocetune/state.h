@@ -113,7 +113,8 @@ struct rtune_link {
 	int tos;
 
 	bool cc_ok;		/* rocetune.ko configfs present for this port */
-	char cc_backend[32];
+	char cc_backend[32];	/* rocetune.ko's "backend": "none" = no DCQCN of its own */
+	char cc_driver[32];	/* rocetune.ko's "driver" (with cc_ok), for messages */
 	struct rtune_param_set cc;	/* active values */
 	uint32_t cc_valid;	/* bit i: cc.v[i] was read */
 	struct rtune_hwcc hw;	/* set when the CC goes through a vendor surface */

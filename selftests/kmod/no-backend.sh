@@ -119,3 +119,4 @@ wait_for test ! -e "$RT/$DEV"
 tap_ok "every object freed after the device is gone" rtune_objects_zero
 rtune_unload
 tap_ok "kernel log has no BUG/WARNING/Oops" kernel_log_clean
+tap_done

@@ -78,8 +78,12 @@ static int rtune_client_add(struct ib_device *ibdev)
 	kref_init(&dev->ref);
 	dev->ibdev = ibdev;
 	dev->driver = rtune_driver_name(ibdev);
-	/* Only Soft-RoCE gets rocetune's own DCQCN; see Documentation/. */
-	dev->has_backend = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
+	/*
+	 * Only Soft-RoCE gets rocetune's own DCQCN; see Documentation/. A
+	 * test build can attach rxe as it attaches a hardware NIC.
+	 */
+	dev->has_backend = ibdev->ops.driver_id == RDMA_DRIVER_RXE &&
+			   !rtune_fault_no_backend();
 	dev->first_port = first;
 	dev->nports = last - first + 1;
 

@@ -51,6 +51,14 @@
  * selftests/kmod/init-fail.sh creates QP entries in that window and
  * checks that none of their RCU callbacks is left when init returns.
  * Production and DKMS builds have no such parameter.
+ *
+ *   insmod rocetune.ko attach_as_hardware=1
+ *
+ * Devices attach with no backend, as a hardware NIC does (backend
+ * "none": no datapath, active/ and commit EOPNOTSUPP), so that
+ * selftests/kmod/no-backend.sh can check on Soft-RoCE what the tree and
+ * rocetune claim for a device rocetune.ko runs no DCQCN for. Read when a
+ * device attaches; 0444, so it holds for the module's lifetime.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -179,6 +187,21 @@ static unsigned int fail_init_ms;
 module_param(fail_init_ms, uint, 0444);
 MODULE_PARM_DESC(fail_init_ms,
 		 "test builds only: fail init this many ms after the RDMA client registered (0: never)");
+
+static bool attach_as_hardware;
+module_param(attach_as_hardware, bool, 0444);
+MODULE_PARM_DESC(attach_as_hardware,
+		 "test builds only: attach every device without a backend, as a hardware NIC");
+
+/**
+ * rtune_fault_no_backend - attach devices as hardware NICs (test builds)
+ *
+ * Return: the attach_as_hardware module parameter.
+ */
+bool rtune_fault_no_backend(void)
+{
+	return attach_as_hardware;
+}
 
 /**
  * rtune_fault_client_registered - the injected failure of module init

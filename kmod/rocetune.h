@@ -97,9 +97,15 @@ void rtune_fault_withdraw(void);
 #ifdef RTUNE_TEST_BUILD
 void rtune_fault_qp_create(void);
 size_t rtune_fault_page_size(void);
+bool rtune_fault_no_backend(void);
 #else
 static inline void rtune_fault_qp_create(void)
 {
+}
+
+static inline bool rtune_fault_no_backend(void)
+{
+	return false;
 }
 
 /* The room a configfs text attribute's show has: one page. */

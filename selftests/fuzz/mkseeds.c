@@ -17,6 +17,7 @@
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <linux/dcbnl.h>
+#include "../../tools/rocetune/irdma_load.h"
 #include <linux/pkt_sched.h>
 #include <rdma/rdma_netlink.h>
 #include <linux/ethtool_netlink.h>
@@ -377,6 +378,11 @@ static void stats_text(void)
 	put("stats", "counters", &b, 1, ctr, sizeof(ctr) - 1);
 	b = 1;
 	put("stats", "qp_stats", &b, 1, qps, sizeof(qps) - 1);
+	/* irdma's module parameters (fuzz_stats.c: bit 3, the id above it) */
+	b = 8 | RTUNE_IRDMA_MP_ENABLE << 4;
+	put("stats", "irdma-param-bool", &b, 1, "Y\n", 2);
+	b = 8 | RTUNE_IRDMA_MP_B << 4;
+	put("stats", "irdma-param-uint", &b, 1, "150000\n", 7);
 }
 
 int main(int argc, char **argv)

@@ -134,23 +134,13 @@ tap_eq "persisting failure: the files are as the report says (tos_ecn 1, the res
 	"1 0 0" "$(val tos_ecn) $(val alt_vlan_pcp) $(val alt_vlan_dscp)"
 
 # ---------------------------------------------------------- unsupported
-unsupported() {	# DESC KEY=VALUE WHY...
-	local desc=$1 kv=$2 w0 before rc
-	shift 2
-	fresh
-	before=$(snapshot); w0=$(writes)
-	printf '[match]\nrdma_device = rxe0\n[cc]\nnp_cnp_dscp = 46\n%s\n' "$kv" > "$W/u.conf"
-	"$RT" --json apply "$W/u.conf" > "$W/u.json"; rc=$?
-	tap_eq "$desc: refused (exit 1)" 1 "$rc"
-	tap_ok "$desc: error cc-unsupported with the reason" first_note "$W/u.json" cc-unsupported "$@"
-	tap_eq "$desc: nothing written, every file unchanged" "$w0 $before" "$(writes) $(snapshot)"
-}
-unsupported "a DCQCN rate parameter" "rp_additive_increase_kbps = 40000" \
+hw_state() { echo "writes $(writes) files $(snapshot)"; }
+hwsim_unsupported "a DCQCN rate parameter" "rp_additive_increase_kbps = 40000" \
 	rp_additive_increase_kbps "own algorithm"
-unsupported "a per-priority enable" "rp_enabled_prios = 0-7" \
+hwsim_unsupported "a per-priority enable" "rp_enabled_prios = 0-7" \
 	rp_enabled_prios "one device-wide enable_cc"
-unsupported "np_cnp_ecn" "np_cnp_ecn = 1" np_cnp_ecn "out-of-tree driver's configfs only"
-unsupported "np_min_cnp_interval_us" "np_min_cnp_interval_us = 4" \
+hwsim_unsupported "np_cnp_ecn" "np_cnp_ecn = 1" np_cnp_ecn "out-of-tree driver's configfs only"
+hwsim_unsupported "np_min_cnp_interval_us" "np_min_cnp_interval_us = 4" \
 	np_min_cnp_interval_us "out-of-tree driver's configfs only"
 
 # ------------------------------------------------- the node test, on hwsim

@@ -69,6 +69,23 @@ if pick is None or not all(t in pick["message"] for t in texts):
 EOP
 }
 
+# hwsim_unsupported DESC KEY=VALUE WHY...: a profile that sets np_cnp_dscp
+# and KEY=VALUE, on a fresh device, is refused before any write: exit 1,
+# error cc-unsupported naming every WHY, and the suite's hw_state (what it
+# can see change: writes, files, groups) the same after as before. The
+# suite defines fresh and hw_state.
+hwsim_unsupported() {
+	local desc=$1 kv=$2 before rc
+	shift 2
+	fresh
+	before=$(hw_state)
+	printf '[match]\nrdma_device = rxe0\n[cc]\nnp_cnp_dscp = 46\n%s\n' "$kv" > "$W/u.conf"
+	"$RT" --json apply "$W/u.conf" > "$W/u.json"; rc=$?
+	tap_eq "$desc: refused (exit 1)" 1 "$rc"
+	tap_ok "$desc: error cc-unsupported with the reason" first_note "$W/u.json" cc-unsupported "$@"
+	tap_eq "$desc: nothing written, nothing changed" "$before" "$(hw_state)"
+}
+
 hwsim_setup() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	# the module registers a configfs subsystem (irdma): configfs first

@@ -16,7 +16,9 @@
 # half-applied change cannot happen: rocetune writes one file here); the
 # DCQCN tuning (module parameters) is refused with the reason, nothing
 # written; a group the user made is used and left; an apply killed in the
-# middle of a write leaves its group, and the next rocetune removes it.
+# middle of a write leaves its group, and the next rocetune removes it;
+# show and diff compare the live switch with the module parameters irdma
+# was loaded with (a copy of /sys/module/irdma/parameters).
 #
 # On the host it starts itself in a lab guest (args go to lab-run):
 #     selftests/hwsim/irdma.sh [--keep] [--out DIR]
@@ -163,6 +165,58 @@ tap_eq "killed apply (SIGKILL in a write): its group is left behind" 1 "$(groups
 "$RT" show dev rxe0 > /dev/null
 tap_eq "killed apply: the next rocetune removes it (its stamp's process is gone)" 0 "$(groups)"
 tap_notok "killed apply: no stamp left" sh -c "ls '$ROCETUNE_STATE_DIR' | grep -q cfs-group"
+
+# --------------------------------------------- load-time module parameters
+# /sys/module/irdma/parameters as irdma 1.14.33 prints them (bool Y/N,
+# the rest decimal); ROCETUNE_TEST_SYSFS_MODULE stands for /sys/module.
+MOD=$W/sysmodule
+lt_params() {	# DCQCN_ENABLE
+	local kv
+	rm -rf "$MOD" && mkdir -p "$MOD/irdma/parameters" || return 1
+	for kv in "dcqcn_enable $1" "dcqcn_cc_cfg_valid N" "dcqcn_min_dec_factor 1" \
+		"dcqcn_min_rate_MBps 0" "dcqcn_F 5" "dcqcn_T 55" "dcqcn_B 150000" \
+		"dcqcn_rai_factor 1" "dcqcn_hai_factor 5" "dcqcn_rreduce_mperiod 50"; do
+		echo "${kv#* }" > "$MOD/irdma/parameters/${kv%% *}"
+	done
+}
+# notes JSON CODE...: the warning codes of a diff's JSON, sorted, one line
+notes() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(sorted(x["code"] for x in d["host_notes"] + [x for v in d["devices"] for x in v["notes"]]
+                      if x["code"] in ("cc-not-persistent", "cc-firmware-defaults", "cc-persistent-unknown"))))
+' "$1"
+}
+export ROCETUNE_TEST_SYSFS_MODULE=$MOD
+fresh
+lt_params N
+"$RT" apply "$EX" > /dev/null
+"$RT" --json show dev rxe0 > "$W/lt.json"
+tap_ok "load-time: show --json gives irdma's parameters and the live switch that differs" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+lt = [s for s in d["state"] if s["rdma_device"] == "rxe0"][0]["cc"]["load_time"]
+assert lt["error"] is None and lt["params"]["dcqcn_enable"] is False, lt
+assert lt["params"]["dcqcn_B"] == 150000 and len(lt["params"]) == 10, lt
+assert lt["differs"] == [{"file": "roce_dcqcn_enable", "live": 1, "param": "dcqcn_enable",
+                          "load_time": False}], lt
+assert lt["dcqcn_params_used"] is False, lt
+' "$W/lt.json"
+"$RT" --json diff "$EX" > "$W/ltd.json"; rc=$?
+tap_eq "load-time: diff after the apply: nothing to do (exit 0)" 0 "$rc"
+tap_eq "load-time: loaded without dcqcn_enable: live only, on the firmware's defaults" \
+	"cc-firmware-defaults cc-not-persistent" "$(notes "$W/ltd.json")"
+lt_params Y
+"$RT" --json diff "$EX" > "$W/ltd.json"
+tap_eq "load-time: loaded with dcqcn_enable: nothing to warn about" "" "$(notes "$W/ltd.json")"
+echo junk > "$MOD/irdma/parameters/dcqcn_enable"
+fresh
+"$RT" --json diff "$EX" > "$W/ltd.json"
+tap_eq "load-time: a dcqcn_enable that is no bool: the change's future unknown, said" \
+	"cc-persistent-unknown" "$(notes "$W/ltd.json")"
+tap_eq "load-time: these reads leave no group, write nothing" "0 0" "$(groups) $(writes)"
+unset ROCETUNE_TEST_SYSFS_MODULE
 
 # ------------------------------------------------------------- show
 fresh

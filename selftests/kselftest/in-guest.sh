@@ -47,7 +47,7 @@ PEER_ONLY="baseline:ib-vs-roce.sh"
 # Need the test build's fault knobs (make SANITIZE=1, as make check builds):
 # they must pass when the installed module is one, else skip saying it is
 # not a test build. Neither way is a skip counted as a pass.
-TEST_BUILD="kmod:init-fail.sh kmod:counters-page.sh"
+TEST_BUILD="kmod:init-fail.sh kmod:counters-page.sh kmod:no-backend.sh"
 if modinfo -p "$KO" 2>/dev/null | grep -q '^fail_init_ms:'; then
 	KO_KIND="a test build"
 	MUST_PASS="$MUST_PASS $TEST_BUILD"

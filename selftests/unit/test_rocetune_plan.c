@@ -265,6 +265,17 @@ static void test_preconditions(void)
 		  "[cc] without rocetune.ko is a blocking error");
 	plan_free(&pl);
 
+	/* rocetune.ko attached, no backend: nothing read, nothing to stage */
+	fresh(&v);
+	strcpy(v.cc_backend, "none");
+	strcpy(v.cc_driver, "hns");
+	v.cc_valid = 0;
+	plan1(&v, &pl);
+	tap_check(pl.nerr == 1 && !strcmp(pl.notes[pl.nnotes - 1].code, "no-cc-backend") &&
+		  strstr(pl.notes[pl.nnotes - 1].msg, "driver hns") && !count(&pl, "cc"),
+		  "[cc] on a device rocetune.ko runs no DCQCN for: no-cc-backend naming the driver");
+	plan_free(&pl);
+
 	load("[match]\nnetdev = dcb*\n[cc]\nrp_additive_increase_kbps = 300000\n");
 	fresh(&v);
 	plan1(&v, &pl);

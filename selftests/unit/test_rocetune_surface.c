@@ -25,6 +25,8 @@
 #include "../../tools/rocetune/surface.h"
 #include "surface_fixture.h"
 #include "../../tools/rocetune/mstcfg.h"
+#include "../../tools/rocetune/irdma_load.h"
+#include "../../tools/rocetune/state.h"
 
 /* The registry index of @o (what struct rtune_touched is indexed by). */
 static int obj_idx(const struct rtune_obj *o)
@@ -344,6 +346,137 @@ static int mstcfg_tests(struct rtune_link *v)
 	return checks;
 }
 
+/* "name text" lines as files of @mdir/irdma/parameters/ (made empty first). */
+static void put_params(const char *mdir, const char *lines)
+{
+	char p[400], name[64], text[64];
+	const char *l = lines;
+	FILE *f;
+	int n;
+
+	snprintf(p, sizeof(p), "rm -rf '%s' && mkdir -p '%s/irdma/parameters'", mdir, mdir);
+	if (system(p))
+		abort();
+	while (sscanf(l, "%63s %63s%n", name, text, &n) == 2) {
+		snprintf(p, sizeof(p), "%s/irdma/parameters/%s", mdir, name);
+		f = fopen(p, "w");
+		if (!f)
+			abort();
+		fprintf(f, "%s\n", text);
+		fclose(f);
+		l += n;
+	}
+}
+
+/*
+ * irdma's load-time module parameters (irdma_load.c) against the live
+ * roce_dcqcn_enable of @r (0 here): parsing, the diff warning, show.
+ */
+static void irdma_load_tests(const struct rtune_link *r)
+{
+	static struct rtune_host h;
+	static const char params[] =
+		"dcqcn_enable N dcqcn_cc_cfg_valid N dcqcn_min_dec_factor 1 dcqcn_min_rate_MBps 0 "
+		"dcqcn_F 5 dcqcn_T 55 dcqcn_B 150000 dcqcn_rai_factor 1 dcqcn_hai_factor 5 "
+		"dcqcn_rreduce_mperiod 50";
+	const char *on = "[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = 0-7\n";
+	char mdir[128], buf[2048];
+	struct rtune_plan pl;
+	uint32_t v = 7;
+	bool ok;
+
+	ok = !rtune_irdma_mp_parse(RTUNE_IRDMA_MP_ENABLE, "Y", 1, &v) && v == 1 &&
+	     !rtune_irdma_mp_parse(RTUNE_IRDMA_MP_ENABLE, "N\n", 2, &v) && v == 0 &&
+	     !rtune_irdma_mp_parse(RTUNE_IRDMA_MP_F, "255", 3, &v) && v == 255 &&
+	     !rtune_irdma_mp_parse(RTUNE_IRDMA_MP_B, "4294967295", 10, &v) && v == 4294967295u;
+	tap_check(ok, "irdma load-time: Y/N booleans and each type's largest value parse");
+	v = 7;
+	ok = rtune_irdma_mp_parse(RTUNE_IRDMA_MP_ENABLE, "1", 1, &v) &&
+	     rtune_irdma_mp_parse(RTUNE_IRDMA_MP_F, "256", 3, &v) &&
+	     rtune_irdma_mp_parse(RTUNE_IRDMA_MP_T, "65536", 5, &v) &&
+	     rtune_irdma_mp_parse(RTUNE_IRDMA_MP_B, "4294967296", 10, &v) &&
+	     rtune_irdma_mp_parse(RTUNE_IRDMA_MP_B, "-1", 2, &v) &&
+	     rtune_irdma_mp_parse(RTUNE_IRDMA_MP_B, "0x10", 4, &v) &&
+	     rtune_irdma_mp_parse(RTUNE_IRDMA_MP_B, "12 ", 3, &v) &&
+	     rtune_irdma_mp_parse(RTUNE_IRDMA_MP_B, "", 0, &v) &&
+	     rtune_irdma_mp_parse(RTUNE_IRDMA_MP_B, "1\0", 2, &v) && v == 7;
+	tap_check(ok, "irdma load-time: a bool as 1, out of range, signs, hex, junk refused, value untouched");
+
+	snprintf(mdir, sizeof(mdir), "%s/module", root);
+	setenv(RTUNE_ENV_TEST_SYSFS_MODULE, mdir, 1);
+	put_params(mdir, params);
+	memset(&h, 0, sizeof(h));
+	h.n = 1;
+	h.dev[0] = *r;
+	rtune_irdma_load_read_host(&h);
+	tap_check(h.dev[0].hw.ld.state == 1 && h.dev[0].hw.ld.valid == 0x3ff &&
+		  h.dev[0].hw.ld.v[RTUNE_IRDMA_MP_B] == 150000,
+		  "irdma load-time: the ten parameters read (state %d, valid %#x)",
+		  h.dev[0].hw.ld.state, h.dev[0].hw.ld.valid);
+
+	/* switching DCQCN on in a driver loaded without dcqcn_enable */
+	plan_for(on, &h.dev[0], &pl);
+	rtune_irdma_load_plan_notes(&h, &pl);
+	tap_check(note(&pl, "cc-not-persistent", "after this apply, roce_dcqcn_enable 1 differs from irdma's module parameter dcqcn_enable (N)") &&
+		  note(&pl, "cc-not-persistent", "options irdma dcqcn_enable=Y") &&
+		  note(&pl, "cc-firmware-defaults", "ignored its other dcqcn_* parameters"),
+		  "irdma load-time: DCQCN on, loaded without dcqcn_enable: live only, and the firmware's defaults");
+	plan_free(&pl);
+
+	/* loaded with it: the same change survives a reload */
+	put_params(mdir, "dcqcn_enable Y");
+	rtune_irdma_load_read_host(&h);
+	plan_for(on, &h.dev[0], &pl);
+	rtune_irdma_load_plan_notes(&h, &pl);
+	tap_check(h.dev[0].hw.ld.state == 1 && h.dev[0].hw.ld.valid == 1 && pl.n == 1 &&
+		  !note(&pl, "cc-not-persistent", NULL) && !note(&pl, "cc-persistent-unknown", NULL),
+		  "irdma load-time: loaded with dcqcn_enable: no warning; absent parameters are only absent");
+	plan_free(&pl);
+
+	/* the live switch off, the module's on: a reload would turn it on */
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = none\n", &h.dev[0], &pl);
+	rtune_irdma_load_plan_notes(&h, &pl);
+	tap_check(pl.n == 0 && note(&pl, "cc-not-persistent", "roce_dcqcn_enable 0 differs") &&
+		  !note(&pl, "cc-not-persistent", "after this apply") &&
+		  !note(&pl, "cc-firmware-defaults", NULL),
+		  "irdma load-time: nothing to apply, the live switch still differs: said");
+	plan_free(&pl);
+
+	/* no dcqcn_enable, or one that is not a bool: unknown, and said */
+	put_params(mdir, "dcqcn_F 5");
+	rtune_irdma_load_read_host(&h);
+	plan_for(on, &h.dev[0], &pl);
+	rtune_irdma_load_plan_notes(&h, &pl);
+	tap_check(h.dev[0].hw.ld.state == -ENOENT &&
+		  note(&pl, "cc-persistent-unknown", "dcqcn_enable: No such file"),
+		  "irdma load-time: no dcqcn_enable: the change is live only, unknown until a reload");
+	plan_free(&pl);
+	put_params(mdir, "dcqcn_enable maybe");
+	rtune_irdma_load_read_host(&h);
+	tap_check(h.dev[0].hw.ld.state == -EPROTO && strstr(h.dev[0].hw.ld.why, "'maybe'"),
+		  "irdma load-time: a value not of its type is an error naming it: %s",
+		  h.dev[0].hw.ld.why);
+
+	/* show: JSON and text */
+	put_params(mdir, params);
+	rtune_irdma_load_read_host(&h);
+	h.dev[0].hw.raw[0] = 1;	/* roce_dcqcn_enable on, live */
+	show_cc(&h.dev[0], true, buf, sizeof(buf));
+	tap_check(strstr(buf, "\"load_time\":{\"source\":\"irdma module parameters\",\"error\":null,"
+			      "\"params\":{\"dcqcn_enable\":false,\"dcqcn_cc_cfg_valid\":false,"
+			      "\"dcqcn_min_dec_factor\":1,") &&
+		  strstr(buf, "\"differs\":[{\"file\":\"roce_dcqcn_enable\",\"live\":1,"
+			      "\"param\":\"dcqcn_enable\",\"load_time\":false}],"
+			      "\"dcqcn_params_used\":false}"),
+		  "irdma load-time: show --json has load_time with the parameters and the difference");
+	show_cc(&h.dev[0], false, buf, sizeof(buf));
+	tap_check(strstr(buf, "load-time (irdma module parameters): dcqcn_enable N  dcqcn_cc_cfg_valid N  dcqcn_min_dec_factor 1") &&
+		  strstr(buf, "live roce_dcqcn_enable 1 differs from dcqcn_enable N: loading irdma again brings back N") &&
+		  strstr(buf, "loaded without dcqcn_enable: irdma ignored its other dcqcn_*"),
+		  "irdma load-time: show says the values, the difference and what is ignored");
+	unsetenv(RTUNE_ENV_TEST_SYSFS_MODULE);
+}
+
 int main(void)
 {
 	struct rtune_link v, s;
@@ -352,7 +485,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(67 + 17);
+	tap_plan(67 + 17 + 10);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();
@@ -807,6 +940,7 @@ int main(void)
 		tap_check(pl.nerr == 0 && pl.n == 0 && !note(&pl, "cc-new-qps-only", NULL),
 			  "irdma: nothing to change, no warning");
 		plan_free(&pl);
+		irdma_load_tests(&r);
 
 		/* a stamp whose process is gone: the group a killed run left, removed */
 		put("roce_dcqcn_enable", "1\n");

@@ -45,6 +45,14 @@ int cc_get(const char *ibdev, uint32_t port, struct rtune_param_set *active,
 	return 0;
 }
 
+int cc_driver(const char *ibdev, char *buf, size_t len)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/rocetune/%s/driver", rtune_configfs_root(), ibdev);
+	return cfs_read(path, buf, len);
+}
+
 int cc_apply(const char *ibdev, uint32_t port, const struct rtune_param_set *want,
 	     const struct rtune_param_set *cur, uint32_t mask, char *why, size_t wlen)
 {

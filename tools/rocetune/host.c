@@ -97,8 +97,11 @@ void host_read_dev(struct nl_sock *sk, struct rtune_link *d)
 	if (d->hw.sf)
 		return;
 	if (cc_get(d->ibdev, d->port, &d->cc, &d->cc_valid, d->cc_backend,
-		   sizeof(d->cc_backend)) == 0)
+		   sizeof(d->cc_backend)) == 0) {
 		d->cc_ok = true;
+		if (cc_driver(d->ibdev, d->cc_driver, sizeof(d->cc_driver)))
+			d->cc_driver[0] = '\0';
+	}
 }
 
 static int by_ifindex(const void *a, const void *b)

@@ -368,6 +368,9 @@ static int cmd_apply(const struct opts *o, bool diff_only)
 		/* mlx5: what a reboot would bring back (warnings only) */
 		rtune_mstcfg_read_host(&g_host);
 		rtune_mstcfg_plan_notes(&g_host, &pl);
+		/* irdma: what loading the driver again would bring back */
+		rtune_irdma_load_read_host(&g_host);
+		rtune_irdma_load_plan_notes(&g_host, &pl);
 	}
 	if (pl.nerr || g_diags.nerr) {
 		result = "precondition-failed";
@@ -537,6 +540,7 @@ static int cmd_show(const struct opts *o, char **names, int nnames)
 		return RTUNE_EXIT_FAILED;
 	}
 	rtune_mstcfg_read_host(&g_host);	/* mlx5: the next-boot values */
+	rtune_irdma_load_read_host(&g_host);	/* irdma: its load-time parameters */
 	code = show_missing(o, names, nnames) ? RTUNE_EXIT_FAILED : 0;
 	if (o->json) {
 		struct jw j;

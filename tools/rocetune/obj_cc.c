@@ -139,6 +139,17 @@ static void target(const struct rtune_profile *p, const struct rtune_link *dev, 
 			  dev->ibdev, dev->port);
 		return;
 	}
+	/*
+	 * A device rocetune.ko attached to but runs no DCQCN for (a NIC
+	 * whose firmware does, with no vendor surface found above): its
+	 * active/ files fail by design, which is not a missing parameter.
+	 */
+	if (!strcmp(dev->cc_backend, "none")) {
+		plan_note(pl, devidx, RTUNE_SEV_ERROR, "no-cc-backend",
+			  "%s/%u: no congestion-control surface: rocetune.ko runs DCQCN for Soft-RoCE (rxe) only, and rocetune knows no surface of driver %s (Documentation/hardware.rst)",
+			  dev->ibdev, dev->port, dev->cc_driver[0] ? dev->cc_driver : "?");
+		return;
+	}
 	miss = p->cc_set_mask & ~dev->cc_valid;
 	if (miss) {
 		for (i = 0; !(miss & (1u << i)); i++)
@@ -276,6 +287,7 @@ static void show(struct rtune_pr *pr, const struct rtune_link *v)
 	pr_end_obj(pr);
 	pr_text(pr, "\n");
 	rtune_mstcfg_show(pr, v);
+	rtune_irdma_load_show(pr, v);
 	pr_end_obj(pr);
 }
 

@@ -13,7 +13,7 @@ ROCETUNE_LIB := profile.c validate.c diag.c plan.c $(ROCETUNE_OBJECTS) nl.c devl
 	output.c watch.c ethtool.c ethtool_gstats.c stats.c stats_out.c fingerprint.c vwire.c \
 	verify.c probe_msg.c probe_check.c probe_rdma.c ibport.c doctor_rules.c doctor_read.c \
 	doctor_cmd.c expect.c testhook.c qpctr.c qpctr_msg.c atomic_file.c \
-	mstcfg.c mstcfg_parse.c kmsg.c qdisc.c
+	mstcfg.c mstcfg_parse.c irdma_load.c kmsg.c qdisc.c
 # librdmacm and libibverbs, which probe_rdma.c and ibport.c need: every build that
 # links ROCETUNE_LIB links these too
 ROCETUNE_RDMA_PKGS := librdmacm libibverbs

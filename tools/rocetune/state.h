@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "dcbnl_compat.h"
 #include "../../kmod/core/params.h"
+#include "irdma_load.h"
 #include "mstcfg.h"
 
 struct rtune_surface;
@@ -46,6 +47,15 @@ struct rtune_hwnv {
 	char why[200];
 };
 
+/* irdma's DCQCN module parameters as loaded (irdma_load.h): only show
+ * and diff read them, after the rest of the state. */
+struct rtune_hwld {
+	int state;			/* 0: not read; 1: read; -errno: could not be (why) */
+	uint32_t v[RTUNE_IRDMA_MP_COUNT];
+	uint32_t valid;			/* bit n: v[n] was read */
+	char why[200];
+};
+
 /* A vendor congestion-control surface (surface.h), raw. */
 struct rtune_hwcc {
 	const struct rtune_surface *sf;	/* NULL: none; rocetune.ko configfs if any */
@@ -59,6 +69,7 @@ struct rtune_hwcc {
 	char unused[160];		/* another surface of the device, not used */
 	char pci[32];			/* the RDMA device's PCI function (BDF) */
 	struct rtune_hwnv nv;		/* mlx5: its firmware's next-boot values */
+	struct rtune_hwld ld;		/* irdma: the module parameters it loaded with */
 	int sel;			/* ionic: the profile match_default names */
 	char errwhy[200];		/* with err: why, when the errno does not say */
 	char refuse[240];		/* readable, but not to be written: why */
@@ -113,7 +124,8 @@ struct rtune_link {
 	int tos;
 
 	bool cc_ok;		/* rocetune.ko configfs present for this port */
-	char cc_backend[32];
+	char cc_backend[32];	/* rocetune.ko's "backend": "none" = no DCQCN of its own */
+	char cc_driver[32];	/* rocetune.ko's "driver" (with cc_ok), for messages */
 	struct rtune_param_set cc;	/* active values */
 	uint32_t cc_valid;	/* bit i: cc.v[i] was read */
 	struct rtune_hwcc hw;	/* set when the CC goes through a vendor surface */

@@ -30,9 +30,7 @@ ND=$(rtune_netdev)
 # (modprobe). A node's DKMS or package build is never a test build: there
 # the suite skips; host/kselftest.sh's guest installs the tree's build,
 # a test build under make check, and expects a pass.
-KO=${RTUNE_KO:-rocetune}
-modinfo -p "$KO" | grep -q '^fail_init_ms:' ||
-	tap_skip_all "$KO is not a test build (make SANITIZE=1): no fail_init_ms"
+rtune_require_test_build fail_init_ms
 command -v ibv_rc_pingpong >/dev/null || tap_skip_all "ibv_rc_pingpong (ibverbs-utils) missing"
 [ -w $EXP ] || tap_skip_all "no $EXP (a kernel without it cannot expose the missing barrier)"
 rtune_loaded && rtune_unload
@@ -61,11 +59,7 @@ QPN=$(qpn)
 tap_ok "a user QP on $DEV (QPN ${QPN:-none})" test -n "$QPN"
 
 echo 1 >$EXP
-if [ -n "$RTUNE_KO" ]; then
-	insmod "$RTUNE_KO" fail_init_ms=4000 &
-else
-	modprobe rocetune fail_init_ms=4000 &
-fi
+rtune_load fail_init_ms=4000 &
 INS=$!
 CTL=$RT/$DEV/ports/1/qp_ctl
 wait_for test -e "$CTL"

@@ -30,12 +30,21 @@ rtune_require() {
 	kernel_log_mark
 }
 
+# rtune_load [PARAM=VALUE...]: the tree's build (insmod) or the installed
+# module (modprobe), with the module parameters given.
 rtune_load() {
 	if [ -n "$RTUNE_KO" ]; then
-		insmod "$RTUNE_KO"
+		insmod "$RTUNE_KO" "$@"
 	else
-		modprobe rocetune
+		modprobe rocetune "$@"
 	fi
+}
+
+# rtune_require_test_build PARAM: skip the suite unless the module
+# rtune_load loads has the test build's parameter PARAM (kmod/fault.c).
+rtune_require_test_build() {
+	modinfo -p "${RTUNE_KO:-rocetune}" | grep -q "^$1:" ||
+		tap_skip_all "${RTUNE_KO:-rocetune} is not a test build (make SANITIZE=1): no $1"
 }
 rtune_unload() { rmmod rocetune; }
 rtune_loaded() { [ -d /sys/module/rocetune ]; }

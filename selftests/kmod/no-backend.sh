@@ -21,9 +21,7 @@ CC=$RT/$DEV/ports/1/cc
 rtune_require
 ND=$(rtune_netdev)
 [ -n "$ND" ] || tap_skip_all "no netdev that is up"
-KO=${RTUNE_KO:-rocetune}
-modinfo -p "$KO" | grep -q '^attach_as_hardware:' ||
-	tap_skip_all "$KO is not a test build (make SANITIZE=1): no attach_as_hardware"
+rtune_require_test_build attach_as_hardware
 rtune_loaded && rtune_unload
 rdma link delete $DEV 2>/dev/null
 
@@ -37,14 +35,7 @@ trap cleanup EXIT
 
 tap_plan 21
 
-load() {
-	if [ -n "$RTUNE_KO" ]; then
-		insmod "$RTUNE_KO" attach_as_hardware=1
-	else
-		modprobe rocetune attach_as_hardware=1
-	fi
-}
-tap_ok "load rocetune.ko with attach_as_hardware=1" load
+tap_ok "load rocetune.ko with attach_as_hardware=1" rtune_load attach_as_hardware=1
 rtune_objects_mark
 rdma link add $DEV type rxe netdev "$ND" || tap_bail "rdma link add $DEV"
 wait_for test -d "$CC" || tap_bail "no $CC"

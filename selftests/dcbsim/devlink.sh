@@ -10,7 +10,9 @@
 # must: from 6.7 the core WARNs otherwise); runtime enable_iwarp applies
 # at once; injected refusals and silently ignored writes roll back; the
 # port function's roce capability is applied where the kernel has it and
-# refused with a clear error where it does not; rmmod leaves a clean log.
+# refused with a clear error where it does not; the node test
+# selftests/hwnode/devlink-roce.sh passes on the device, and fails when the
+# driver refuses the write; rmmod leaves a clean log.
 #
 # Run as root in a lab guest (selftests/run_tests.sh devlink, or lab-run
 # --script 1=selftests/dcbsim/devlink.sh).
@@ -34,7 +36,7 @@ TMP=$(mktemp -d)
 cleanup() { ds_loaded && ds_unload; rm -rf "$TMP"; }
 trap cleanup EXIT
 
-tap_plan 31
+tap_plan 35
 
 ds_load && ip link add $D type dcbsim || tap_bail "cannot create $D"
 
@@ -218,6 +220,38 @@ else
 	tap_eq "no port function caps in this kernel: clear error, nothing written" \
 		"fail yes 0" "$([ $rc -ne 0 ] && echo fail || echo ok) $(jget "$TMP/a9.json" has:no-port-fn-roce) $(jget "$TMP/a9.json" writes)"
 	tap_skip "re-apply port_fn_roce" "the kernel has no DEVLINK_PORT_FN_CAP_ROCE (before 6.5 for dcbsim)"
+fi
+
+# --- the node test, on dcbsim ------------------------------------------------
+# selftests/hwnode/devlink-roce.sh as an operator runs it, against $D.
+HWNODE=$(dirname "$0")/../hwnode/devlink-roce.sh
+# ipr_all: every enable_roce/enable_iwarp value iproute2 reads
+ipr_all() { echo "$(ipr enable_roce runtime) $(ipr enable_roce driverinit) $(ipr enable_iwarp runtime)"; }
+# counts OUT: "passed skipped failed" of a TAP output
+counts() {
+	echo "$(grep -c '^ok [0-9]* [^#]*$' <<<"$1") $(grep -c '^ok .*# SKIP' <<<"$1") $(grep -c '^not ok ' <<<"$1")"
+}
+if [[ -x $HWNODE ]]; then
+	before=$(ipr_all)
+	out=$(HWNODE_CHANGE=1 "$HWNODE" $D 2>&1); rc=$?
+	tap_eq "devlink-roce.sh $D, HWNODE_CHANGE=1: exit 0, 6 passed" "0 6 0 0" "$rc $(counts "$out")"
+	[[ $rc -eq 0 ]] || sed 's/^/#   /' <<<"$out"
+	tap_eq "... and every value iproute2 reads is as before" "$before" "$(ipr_all)"
+	out=$("$HWNODE" $D 2>&1); rc=$?
+	tap_eq "without HWNODE_CHANGE: 4 passed, the 2 changes skipped" "0 4 2 0" "$rc $(counts "$out")"
+	# (a driverinit value is the devlink core's to keep: ignore_param,
+	# which acts in the driver's set op, cannot touch it; its validate op
+	# can refuse it)
+	echo 95 >"$KN/fail_next_param"
+	out=$(HWNODE_CHANGE=1 "$HWNODE" $D 2>&1); rc=$?
+	echo 0 >"$KN/fail_next_param"
+	tap_eq "a driver refusing the write fails it (check 5), nothing changed" \
+		"fail yes $before" \
+		"$([ $rc -ne 0 ] && echo fail || echo ok) $(grep -q '^not ok 5 ' <<<"$out" && echo yes) $(ipr_all)"
+else
+	for t in "6 passed" "as before" "changes skipped" "refused write"; do
+		tap_skip "devlink-roce.sh: $t" "no selftests/hwnode/ beside this suite (installed tests)"
+	done
 fi
 
 # --- teardown ---------------------------------------------------------------

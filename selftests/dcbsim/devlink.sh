@@ -19,6 +19,8 @@
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=../lib/apply-json.sh
+. "$(dirname "$0")/../lib/apply-json.sh"
 
 ds_require
 command -v devlink >/dev/null || tap_skip_all "iproute2 devlink missing"
@@ -82,27 +84,6 @@ for k in sys.argv[1:]:
 print("none" if v is None else str(v).lower())' "$@"
 }
 
-# The JSON of `rocetune -j apply/diff`: field $2 (writes, exit_code) or
-# whether a note or action of code/object $2 exists ("has:CODE").
-jget() {
-	python3 -c '
-import json, sys
-j = json.load(open(sys.argv[1]))
-q = sys.argv[2]
-if q.startswith("has:"):
-    c = q[4:]
-    hit = any(n.get("code") == c for d in j.get("devices", []) for n in d.get("notes", []))
-    hit |= any(n.get("code") == c for n in j.get("diagnostics", []))
-    print("yes" if hit else "no")
-elif q.startswith("rb:"):
-    rb = j.get("rollback", {})
-    print(" ".join(a.get("object", "?") + "=" + a.get("status", "?") for a in rb.get("actions", [])))
-elif q == "actions":
-    print(sum(len(d.get("actions", [])) for d in j.get("devices", [])))
-else:
-    print(j.get(q))' "$1" "$2"
-}
-
 profile() {	# profile NAME KEY=VALUE...: a [devlink] profile for $D
 	local f=$TMP/$1.conf kv
 	shift
@@ -148,16 +129,16 @@ tap_eq "enable_iwarp runtime: tool agrees with iproute2 (false)" "false false" \
 off=$(profile off enable_roce=false)
 "$RT" -j diff "$off" >"$TMP/diff.json" 2>/dev/null
 tap_eq "diff: one change, reported as needing a reload" "1 yes" \
-	"$(jget "$TMP/diff.json" actions) $(jget "$TMP/diff.json" has:devlink-reload)"
+	"$(rtune_jget "$TMP/diff.json" actions) $(rtune_jget "$TMP/diff.json" has:devlink-reload)"
 apply "$TMP/a1.json" "$off"; rc=$?
 # apply exits 2 when it made changes, 0 when nothing needed changing
-tap_eq "apply enable_roce=false: exit 2 (changed), one write" "2 1" "$rc $(jget "$TMP/a1.json" writes)"
+tap_eq "apply enable_roce=false: exit 2 (changed), one write" "2 1" "$rc $(rtune_jget "$TMP/a1.json" writes)"
 tap_eq "driverinit is false, runtime still true (iproute2)" "false true" \
 	"$(ipr enable_roce driverinit) $(ipr enable_roce runtime)"
-tap_eq "apply says the change needs devlink dev reload" yes "$(jget "$TMP/a1.json" has:devlink-reload)"
+tap_eq "apply says the change needs devlink dev reload" yes "$(rtune_jget "$TMP/a1.json" has:devlink-reload)"
 apply "$TMP/a2.json" "$off"; rc=$?
 tap_eq "re-apply: exit 0, no write, reload still pending" "0 0 yes" \
-	"$rc $(jget "$TMP/a2.json" writes) $(jget "$TMP/a2.json" has:devlink-reload)"
+	"$rc $(rtune_jget "$TMP/a2.json" writes) $(rtune_jget "$TMP/a2.json" has:devlink-reload)"
 tap_notok "devlink dev reload while $D holds a port: refused" devlink dev reload $DL
 tap_eq "... RoCE still on, $D still on its port" "true yes" \
 	"$(ipr enable_roce runtime) $(devlink port show | grep -q " netdev $D " && echo yes)"
@@ -168,7 +149,7 @@ tap_eq "after the reload RoCE is off (iproute2 and tool)" "false false" \
 	"$(ipr enable_roce runtime) $(tool enable_roce runtime)"
 apply "$TMP/a3.json" "$off"
 tap_eq "after the reload: no write, no reload note" "0 no" \
-	"$(jget "$TMP/a3.json" writes) $(jget "$TMP/a3.json" has:devlink-reload)"
+	"$(rtune_jget "$TMP/a3.json" writes) $(rtune_jget "$TMP/a3.json" has:devlink-reload)"
 
 # --- runtime enable_iwarp: silently ignored, then applied ------------------
 iw=$(profile iw enable_roce=false enable_iwarp=true)
@@ -179,7 +160,7 @@ tap_eq "an ignored enable_iwarp write is caught by the read-back (exit != 0)" "f
 	"$([ $rc -ne 0 ] && echo fail || echo ok) $(ipr enable_iwarp runtime)"
 apply "$TMP/a5.json" "$iw"; rc=$?
 tap_eq "apply enable_iwarp=true: exit 2, runtime true at once, no reload" "2 true no" \
-	"$rc $(ipr enable_iwarp runtime) $(jget "$TMP/a5.json" has:devlink-reload)"
+	"$rc $(ipr enable_iwarp runtime) $(rtune_jget "$TMP/a5.json" has:devlink-reload)"
 on=$(profile on enable_roce=true enable_iwarp=false)
 apply "$TMP/a6.json" "$on"; rc=$?
 tap_eq "back to RoCE: iWARP off at once, enable_roce driverinit true" "2 false true" \
@@ -202,7 +183,7 @@ tap_eq "enable_roce written, then PFC refused: exit != 0" fail \
 	"$([ $rc -ne 0 ] && echo fail || echo ok)"
 tap_eq "rollback restored enable_roce driverinit true" true "$(ipr enable_roce driverinit)"
 tap_eq "the rollback's one action restored enable_roce" devlink-roce=restored \
-	"$(jget "$TMP/a8.json" rb:)"
+	"$(rtune_jget "$TMP/a8.json" rb:)"
 echo 95 >"$KN/fail_next_reload"
 tap_notok "an injected reload failure fails devlink dev reload" reload
 tap_eq "... and leaves the 4 ports registered" 4 "$(devlink port show | grep -c "^$DL/")"
@@ -214,11 +195,11 @@ if grep -qsx devlink_port_fn_roce "$DS_DBG/features"; then
 	# exit 2: changed (the capability was on)
 	tap_eq "port_fn_roce=false applies: exit 2, read back false" "2 false" "$rc $(tool port_fn_roce)"
 	apply "$TMP/a10.json" "$fn"
-	tap_eq "re-apply port_fn_roce: no write" 0 "$(jget "$TMP/a10.json" writes)"
+	tap_eq "re-apply port_fn_roce: no write" 0 "$(rtune_jget "$TMP/a10.json" writes)"
 else
 	apply "$TMP/a9.json" "$fn"; rc=$?
 	tap_eq "no port function caps in this kernel: clear error, nothing written" \
-		"fail yes 0" "$([ $rc -ne 0 ] && echo fail || echo ok) $(jget "$TMP/a9.json" has:no-port-fn-roce) $(jget "$TMP/a9.json" writes)"
+		"fail yes 0" "$([ $rc -ne 0 ] && echo fail || echo ok) $(rtune_jget "$TMP/a9.json" has:no-port-fn-roce) $(rtune_jget "$TMP/a9.json" writes)"
 	tap_skip "re-apply port_fn_roce" "the kernel has no DEVLINK_PORT_FN_CAP_ROCE (before 6.5 for dcbsim)"
 fi
 

@@ -29,6 +29,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/tree.sh"
+. "$here/../lib/apply-json.sh"
 
 RT=$RTUNE_TOOL
 DEVLINK=${HWNODE_DEVLINK:-devlink}
@@ -161,24 +162,6 @@ profile() {	# profile FILE NETDEV DECLARED
 	} >"$1"
 }
 
-# jget JSON FIELD: a field of `rocetune -j apply/diff`; "actions" counts
-# the planned actions, "has:CODE" whether a note of that code was given.
-jget() {
-	python3 -c '
-import json, sys
-j = json.load(open(sys.argv[1]))
-q = sys.argv[2]
-if q.startswith("has:"):
-    c = q[4:]
-    hit = any(n.get("code") == c for d in j.get("devices", []) for n in d.get("notes", []))
-    hit |= any(n.get("code") == c for n in j.get("diagnostics", []))
-    print("yes" if hit else "no")
-elif q == "actions":
-    print(sum(len(d.get("actions", [])) for d in j.get("devices", [])))
-else:
-    print(j.get(q))' "$1" "$2" 2>/dev/null
-}
-
 # settles HANDLE WANT: iproute2 reads WANT within 10 s (ice re-plugs irdma)
 settles() {
 	local i
@@ -216,7 +199,7 @@ for e in "${DEVS[@]}"; do
 	"$RT" -j apply "$W/$nd.cur.conf" >"$W/$nd.a1.json" 2>"$W/$nd.a1.err"
 	rc=$?
 	tap_eq "$nd: a profile of the values read ($cur) applies with no write" \
-		"0 0" "$rc $(jget "$W/$nd.a1.json" writes)"
+		"0 0" "$rc $(rtune_jget "$W/$nd.a1.json" writes)"
 	[[ $rc -eq 0 ]] || sed 's/^/#   /' "$W/$nd.a1.err"
 
 	oth=$(other "$cur")
@@ -226,7 +209,7 @@ for e in "${DEVS[@]}"; do
 	want_reload=no
 	[[ $before == *enable_roce.driverinit=* ]] && want_reload=yes
 	tap_eq "$nd: diff of '$oth': $n change(s), reload needed: $want_reload" \
-		"$n $want_reload" "$(jget "$W/$nd.d.json" actions) $(jget "$W/$nd.d.json" has:devlink-reload)"
+		"$n $want_reload" "$(rtune_jget "$W/$nd.d.json" actions) $(rtune_jget "$W/$nd.d.json" has:devlink-reload)"
 	tap_eq "$nd: ... and the diff changed nothing" "$before" "$(ipr "$dl")"
 
 	if [[ ${HWNODE_CHANGE:-0} != 1 ]]; then

@@ -50,12 +50,12 @@ t_rejected() {
 
 # --- PFC -------------------------------------------------------------------
 tap_eq "PFC default: nothing enabled" 0 "$(ds_get $D pfc.pfc_en)"
-tap_ok "dcb pfc set dev $D prio-pfc 3:on" ds_dcb pfc set dev $D prio-pfc 3:on
+tap_ok "dcb pfc set dev $D prio-pfc 3:on" dcb_write pfc set dev $D prio-pfc 3:on
 tap_eq "dcb pfc show reads back prio 3 only" \
 	"[False, False, False, True, False, False, False, False]" \
 	"$(dcb_json pfc 'j["prio_pfc"]')"
 tap_eq "raw read: pfc_en is 0x08" 8 "$(ds_get $D pfc.pfc_en)"
-tap_ok "dcb pfc set dev $D delay 4096" ds_dcb pfc set dev $D delay 4096
+tap_ok "dcb pfc set dev $D delay 4096" dcb_write pfc set dev $D delay 4096
 tap_eq "dcb pfc show reads back delay 4096, prio 3 kept" "4096 True" \
 	"$(dcb_json pfc 'j["delay"], j["prio_pfc"][3]' | tr -d '(),')"
 tap_eq "pfc_cap is the device's (8)" 8 "$(dcb_json pfc 'j["pfc_cap"]')"
@@ -76,7 +76,7 @@ tap_ok "pfc_cap knob back to 8" ds_write $D pfc_cap 8
 
 # --- ETS -------------------------------------------------------------------
 tap_ok "dcb ets set: TC0/TC1 ETS 60/40, prio 3 -> TC1" \
-	ds_dcb ets set dev $D tc-tsa all:strict 0:ets 1:ets tc-bw all:0 0:60 1:40 \
+	dcb_write ets set dev $D tc-tsa all:strict 0:ets 1:ets tc-bw all:0 0:60 1:40 \
 		prio-tc all:0 3:1
 tap_eq "dcb ets show reads back tc-bw" "[60, 40, 0, 0, 0, 0, 0, 0]" \
 	"$(dcb_json ets 'j["tc_bw"]')"
@@ -102,7 +102,7 @@ tap_ok "ETS all strict, no bandwidth: accepted" \
 tap_eq "raw read: ets_cap is the device's (8)" 8 "$(ds_get $D ets.ets_cap)"
 
 # --- APP, with DSCP --------------------------------------------------------
-tap_ok "dcb app add dev $D dscp-prio 26:3" ds_dcb app add dev $D dscp-prio 26:3
+tap_ok "dcb app add dev $D dscp-prio 26:3" dcb_write app add dev $D dscp-prio 26:3
 tap_eq "dcb app show reads it back" "dscp-prio AF31:3" \
 	"$(dcb app show dev $D dscp-prio | sed 's/ *$//')"
 tap_eq "raw read: one DSCP entry (selector 5, 26, prio 3)" "[5, 26, 3]" \
@@ -110,7 +110,7 @@ tap_eq "raw read: one DSCP entry (selector 5, 26, prio 3)" "[5, 26, 3]" \
 tap_eq "adding it again: EEXIST" EEXIST "$(ds_errno app-add $D dscp:26:3)"
 tap_ok "two entries in one message" dcbnl app-add $D dscp:46:5 dgram:4791:3
 tap_eq "raw read: three entries" 3 "$(ds_get $D app | wc -w | awk '{print $1 / 3}')"
-tap_ok "dcb app del dev $D dscp-prio 26:3" ds_dcb app del dev $D dscp-prio 26:3
+tap_ok "dcb app del dev $D dscp-prio 26:3" dcb_write app del dev $D dscp-prio 26:3
 tap_eq "dcb app show no longer lists it" "" \
 	"$(dcb app show dev $D dscp-prio | grep -o '\bAF31:3')"
 tap_eq "deleting it again: ENOENT" ENOENT "$(ds_errno app-del $D dscp:26:3)"
@@ -121,7 +121,7 @@ t_rejected "APP EtherType below 0x600 rejected" EINVAL app-add $D ethtype:0x5ff:
 
 # --- max rate (kbit/s), buffers ----------------------------------------------
 tap_ok "dcb maxrate set dev $D tc-maxrate 0:10gbit 3:1gbit" \
-	ds_dcb maxrate set dev $D tc-maxrate 0:10gbit 3:1gbit
+	dcb_write maxrate set dev $D tc-maxrate 0:10gbit 3:1gbit
 tap_eq "dcb maxrate show reads it back" \
 	"tc-maxrate 0:10Gbit 1:0bit 2:0bit 3:1Gbit 4:0bit 5:0bit 6:0bit 7:0bit" \
 	"$(dcb maxrate show dev $D | sed 's/ *$//')"
@@ -131,7 +131,7 @@ tap_eq "raw read: exact values" "25000000 0 0 100000 0 0 0 0" \
 	"$(ds_get $D maxrate.tc_maxrate)"
 
 tap_ok "dcb buffer set: prio 3 -> buffer 1, 100K and 200K" \
-	ds_dcb buffer set dev $D prio-buffer all:0 3:1 buffer-size 0:100K 1:200K
+	dcb_write buffer set dev $D prio-buffer all:0 3:1 buffer-size 0:100K 1:200K
 tap_eq "raw read: buffer sizes, total_size unchanged" \
 	"102400 204800 0 0 0 0 0 0/1048576" \
 	"$(ds_get $D buffer.buffer_size)/$(ds_get $D buffer.total_size)"
@@ -141,7 +141,7 @@ t_rejected "buffer sizes above total_size rejected" EINVAL \
 # --- DCBX, APP trust --------------------------------------------------------
 tap_eq "dcb dcbx show: host ieee" "host ieee" \
 	"$(dcb dcbx show dev $D | sed 's/ *$//')"
-tap_ok "dcb dcbx set dev $D host ieee static" ds_dcb dcbx set dev $D host ieee static
+tap_ok "dcb dcbx set dev $D host ieee static" dcb_write dcbx set dev $D host ieee static
 tap_eq "dcb dcbx show reads it back" "host ieee static" \
 	"$(dcb dcbx show dev $D | sed 's/ *$//')"
 t_rejected "DCBX lld-managed refused" REFUSED dcbx $D 0x0a

@@ -101,7 +101,7 @@ tap_eq "... the failure stays armed for the next valid set" "5 EIO 0" \
 # iproute2 6.1's dcb may report success here (an ACK left in its socket
 # buffer hides the error); shown for information, not checked.
 ds_write $D fail_next_pfc 5
-ds_dcb pfc set dev $D prio-pfc 6:on >/dev/null 2>&1
+dcb_write pfc set dev $D prio-pfc 6:on >/dev/null 2>&1
 tap_diag "dcb pfc set with fail_next_pfc armed: exit status $?," \
 	"knob now $(ds_read $D fail_next_pfc)"
 
@@ -122,7 +122,7 @@ tap_eq "invalid input is still rejected while ignored" EINVAL \
 	"$(ds_errno set $D pfc mbc=2)"
 ds_write $D ignore_pfc N
 tap_ok "ignore_pfc=N: dcb pfc set dev $D prio-pfc 5:on" \
-	ds_dcb pfc set dev $D prio-pfc 5:on
+	dcb_write pfc set dev $D prio-pfc 5:on
 tap_eq "... is stored" $((pfc_en | 0x20)) "$(ds_get $D pfc.pfc_en)"
 
 ds_write $D ignore_app Y
@@ -134,14 +134,14 @@ ds_write $D ignore_app N
 # --- calls_<kind> and sets_<kind> -------------------------------------------
 tap_ok "counters can be reset" \
 	bash -c "printf 0 >$(ds_knob $D calls_pfc) && printf 0 >$(ds_knob $D sets_pfc)"
-ds_dcb pfc set dev $D prio-pfc 2:on
-ds_dcb pfc set dev $D prio-pfc 2:on
+dcb_write pfc set dev $D prio-pfc 2:on
+dcb_write pfc set dev $D prio-pfc 2:on
 tap_eq "dcb pfc set twice with the same value: calls_pfc 2, sets_pfc 1" "2 1" \
 	"$(ds_read $D calls_pfc) $(ds_read $D sets_pfc)"
 calls=$(ds_read $D calls_app) sets=$(ds_read $D sets_app)
-ds_dcb app add dev $D dscp-prio 34:4
-ds_dcb app add dev $D dscp-prio 34:4 2>/dev/null
-ds_dcb app del dev $D dscp-prio 34:4
+dcb_write app add dev $D dscp-prio 34:4
+dcb_write app add dev $D dscp-prio 34:4 2>/dev/null
+dcb_write app del dev $D dscp-prio 34:4
 tap_eq "app add, add again (EEXIST), del: calls_app +3, sets_app +2" \
 	"$((calls + 3)) $((sets + 2))" \
 	"$(ds_read $D calls_app) $(ds_read $D sets_app)"

@@ -12,6 +12,8 @@ DS_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$DS_HERE/../lib/kernel.sh"
 # shellcheck source=../lib/tree.sh
 . "$DS_HERE/../lib/tree.sh"
+# shellcheck source=../lib/dcb-write.sh
+. "$DS_HERE/../lib/dcb-write.sh"
 
 DS_KO=$RTUNE_DCBSIM_KO
 DS_MOD=rocetune_dcbsim
@@ -35,23 +37,6 @@ ds_require() {
 
 ds_loaded() { [ -d /sys/module/$DS_MOD ]; }
 ds_load() { insmod "$DS_KO"; }
-# ds_dcb ARGS...: iproute2's `dcb ARGS`, started early in a second.
-# Debian 12's dcb (iproute2 6.1) reads before it writes, asks the kernel to
-# ACK that read (NLM_F_ACK), leaves the ACK unread, and numbers its requests
-# with time(NULL). When the read and the write fall in two seconds, the
-# write's reply loop meets the read's ACK first, under a sequence number not
-# its own, and dcb fails with "Attribute write: Protocol error" although the
-# kernel applied the write (Documentation/dcbsim.rst, "iproute2's dcb and
-# the second boundary"). Starting in the first 0.3 s of a second keeps both
-# requests in one. In one second the write's loop takes the read's ACK
-# (error 0) for its answer, so dcb's exit status of such a write never
-# says what the kernel did: the suites read the value back.
-ds_dcb() {
-	local ns
-	ns=$(date +%N)
-	((10#$ns < 300000000)) || sleep "0.$(printf '%09d' $((1000000000 - 10#$ns)))"
-	dcb "$@"
-}
 ds_unload() { rmmod $DS_MOD; }
 
 # ds_knob DEV FILE: path of a debugfs file of device DEV (by ifindex).

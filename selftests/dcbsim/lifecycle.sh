@@ -92,7 +92,7 @@ tap_ok "its debugfs directory is gone" t_gone "$idx"
 # outlive the device.
 t_app_flushed() {
 	ip link add dcbsim0 type dcbsim &&
-	ds_dcb app add dev dcbsim0 dscp-prio 26:3 &&
+	dcb_write app add dev dcbsim0 dscp-prio 26:3 &&
 	ip link del dcbsim0 &&
 	ip link add dcbsim0 type dcbsim || return 1
 	[ "$(ds_get dcbsim0 app)" = "" ]

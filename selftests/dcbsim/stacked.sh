@@ -51,7 +51,7 @@ t_setup() {
 }
 tap_ok "dcb0 on eth0, $ADDR moved to dcb0" t_setup
 t_dcb() {
-	ds_dcb pfc set dev $UP prio-pfc 3:on && [ "$(ds_get $UP pfc.pfc_en)" = 8 ]
+	dcb_write pfc set dev $UP prio-pfc 3:on && [ "$(ds_get $UP pfc.pfc_en)" = 8 ]
 }
 tap_ok "DCB works on the stacked device (PFC prio 3)" t_dcb
 

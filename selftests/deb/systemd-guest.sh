@@ -18,6 +18,7 @@
 set -u
 top=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)
 . "$top/selftests/lib/tap.sh"
+. "$top/selftests/lib/dcb-write.sh"
 
 [ -n "${LAB_HOST:-}" ] || tap_skip_all "runs in a lab guest (selftests/host/deb.sh starts it)"
 [ $# -eq 3 ] || tap_bail "usage: $0 DEB KO DCBSIM"
@@ -141,7 +142,7 @@ tap_eq "... and rocetune diff has nothing to change (exit 0)" 0 $?
 journal() { journalctl -b -u rocetune-watch.service -o cat --no-pager; }
 t_drift() { journal | grep -Eq "drift dcb0 .*pfc\.priorities is 'none', the profile wants '3'"; }
 t_again() { journal | grep -Eq "dcb0 .*pfc\.priorities is '3' again"; }
-dcb pfc set dev dcb0 prio-pfc 3:off
+dcb_write pfc set dev dcb0 prio-pfc 3:off
 tap_ok "PFC off behind rocetune's back: rocetune-watch's journal reports the drift" wait_until 60 t_drift
 systemctl reload rocetune.service
 tap_ok "systemctl reload rocetune: the watch's journal says PFC is as declared again" wait_until 60 t_again

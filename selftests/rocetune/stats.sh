@@ -29,6 +29,7 @@ fi
 
 . "$here/../lib/tap.sh"
 . "$here/../lib/tree.sh"
+. "$here/../lib/dcb-write.sh"
 
 RT=$RTUNE_TOOL
 DCBSIM=$RTUNE_DCBSIM_KO
@@ -60,8 +61,8 @@ mkdevs() {
 	ip link add dcbsim1 type dcbsim || return 1
 	ip link set dcb0 up && ip link set dcbsim1 up || return 1
 	rdma link add rxe0 type rxe netdev dcb0 || return 1
-	dcb pfc set dev dcb0 prio-pfc 3:on || return 1
-	dcb pfc set dev dcbsim1 prio-pfc 5:on || return 1
+	dcb_write pfc set dev dcb0 prio-pfc 3:on || return 1
+	dcb_write pfc set dev dcbsim1 prio-pfc 5:on || return 1
 	for _ in $(seq 50); do
 		[[ -e /sys/class/infiniband/rxe0/ports/1/state ]] &&
 			{ ((!have_cc)) || [[ -d /sys/kernel/config/rocetune/rxe0 ]]; } && return 0

@@ -42,6 +42,7 @@ fi
 . "$here/../lib/lab-guest.sh"
 . "$here/../lib/tap.sh"
 . "$here/../lib/tree.sh"
+. "$here/../lib/dcb-write.sh"
 lab_hosts 2 || tap_skip_all "$LAB_WHY: two hosts to verify against each other"
 
 RT=$RTUNE_TOOL
@@ -147,8 +148,8 @@ import json, sys
 print(" ".join("%d:%d" % (int(x[0]), int(x[1])) for x in json.load(sys.stdin).get("dscp_prio", [])))')
 		[[ -n $e ]] || return 1
 		# shellcheck disable=SC2086 # one word per entry
-		dcb app del dev dcb0 dscp-prio $e ;;
-	dscpmap) dcb app replace dev dcb0 dscp-prio 26:5 ;;
+		dcb_write app del dev dcb0 dscp-prio $e ;;
+	dscpmap) dcb_write app replace dev dcb0 dscp-prio 26:5 ;;
 	mtu) ip link set dcb0 mtu 1400 ;;
 	tos)
 		[[ -d $CM ]] || { mkdir "$CM" && made=1; }

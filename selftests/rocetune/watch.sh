@@ -26,6 +26,7 @@ fi
 
 . "$here/../lib/tap.sh"
 . "$here/../lib/tree.sh"
+. "$here/../lib/dcb-write.sh"
 
 RT=$RTUNE_TOOL
 if [[ -n $RTUNE_SRC ]]; then
@@ -165,12 +166,12 @@ CCP=rp_alpha_gain_1024ths
 # ------------------------------------------------------------------ --once
 out=$("$RT" -j watch --once "$P"); rc=$?
 tap_eq "--once on a host in the declared state: exit 0, no output" "0 " "$rc $out"
-dcb pfc set dev dcb0 prio-pfc 3:off
+dcb_write pfc set dev dcb0 prio-pfc 3:off
 out=$("$RT" -j watch --once "$P"); rc=$?
 printf '%s\n' "$out" > "$WJ"
 tap_eq "--once with PFC drifted: exit 1, the drift reported" "1 1" \
 	"$rc $(python3 "$EV" count "$WJ" 0 "$(drift_expr dcb0 pfc.priorities "e['current'] == 'none' and e['wanted'] == '3'")")"
-dcb pfc set dev dcb0 prio-pfc 3:on
+dcb_write pfc set dev dcb0 prio-pfc 3:on
 
 # ------------------------------------------------------------- monitoring
 # What the kernel offers, seen in its symbols rather than asked the way
@@ -186,22 +187,27 @@ sleep 3	# three polls
 tap_eq "no report on a host in the declared state (3 s, 3 polls)" 0 \
 	"$(python3 "$EV" count "$WJ" 0 "e['event'] not in ('start',)")"
 
+dcb_second_start
 m=$(mark); t0=$(now)
 dcb pfc set dev dcb0 prio-pfc 3:off
 expect_event "PFC off behind rocetune's back: drift pfc.priorities 'none', wanted '3'" "$m" "$t0" $T_NL \
 	"$(drift_expr dcb0 pfc.priorities "e['current'] == 'none' and e['wanted'] == '3'")"
+dcb_second_start
 m=$(mark); t0=$(now)
 dcb pfc set dev dcb0 prio-pfc 3:on
 expect_event "PFC back on: in-sync pfc.priorities" "$m" "$t0" $T_NL "$(insync_expr dcb0 pfc.priorities)"
 
+dcb_second_start
 m=$(mark); t0=$(now)
 dcb app add dev dcb0 dscp-prio 10:5
 expect_event "APP entry 10:5 added: drift trust.dscp_prio '10:1,5', wanted '10:1'" "$m" "$t0" $T_NL \
 	"$(drift_expr dcb0 trust.dscp_prio "e['current'] == '10:1,5' and e['wanted'] == '10:1'")"
+dcb_second_start
 m=$(mark); t0=$(now)
 dcb app del dev dcb0 dscp-prio 26:3
 expect_event "APP entry 26:3 deleted: drift trust.dscp_prio '26:none', wanted '26:3'" "$m" "$t0" $T_NL \
 	"$(drift_expr dcb0 trust.dscp_prio "e['current'] == '26:none' and e['wanted'] == '26:3'")"
+dcb_second_start
 t0=$(now)
 dcb app del dev dcb0 dscp-prio 10:5
 dcb app add dev dcb0 dscp-prio 26:3
@@ -262,12 +268,12 @@ sleep 2
 tap_eq "--repair on a host in the declared state: no report, no repair" 0 \
 	"$(python3 "$EV" count "$WJ" 0 "e['event'] != 'start'")"
 
-dcb pfc set dev dcb0 prio-pfc 3:off
+dcb_write pfc set dev dcb0 prio-pfc 3:off
 tap_ok "PFC off: dcb reads priority 3 enabled again (repaired)" poll_until $T_NL pfc_is dcb0 3
 tap_ok "PFC: the repair is reported" python3 "$EV" wait "$WJ" 0 $T_NL \
 	"e['event'] == 'repair' and e['netdev'] == 'dcb0' and e['result'] == 'repaired' and any(a['object'] == 'pfc' for a in e['actions'])"
 sleep 1.2	# the repair interval
-dcb app add dev dcb0 dscp-prio 10:5
+dcb_write app add dev dcb0 dscp-prio 10:5
 tap_ok "APP entry 10:5 added: dcb shows it removed again (repaired)" poll_until $T_NL no_app dcb0 10 5
 sleep 1.2
 ip link set dcb0 mtu 1500
@@ -320,6 +326,7 @@ tap_ok "some repairs were deferred by the rate limit" python3 "$EV" wait "$WJ" "
 sleep 3
 tap_eq "after giving up: no further repair, PFC stays as the other owner left it" "$n none" \
 	"$(python3 "$EV" count "$WJ" "$m" "e['event'] == 'repair' and e['netdev'] == 'dcb0'") $(pfc_prios dcb0)"
+dcb_second_start
 m=$(mark); t0=$(now)
 dcb pfc set dev dcb0 prio-pfc 3:on
 expect_event "PFC put back by hand: repairs resume" "$m" "$t0" $T_NL \

@@ -18,11 +18,13 @@
 #   before any CNP can exist, either way): rxe's retransmission evidence at
 #   least 2x lower, RED drops at most a tenth; over the whole phases both
 #   lower (throughput is reported, not asserted).
-# Phase 3 "pacing": bottleneck removed; one QP given cc_enable=0 and
-#   rate_cap_kbps=10000 through qp_ctl sends within 10 % of 10 Mbit/s
-#   (measured on the wire, IP level); forged CNPs (unknown QPN, and the live
-#   QP from a wrong source address, both with a correct ICRC) are rejected
-#   and change no rate. Its traffic runs until host2 has measured.
+# Phase 3 "pacing": bottleneck removed; one QP given cc_enable=0 through
+#   qp_ctl, its uncapped rate measured, then a rate_cap_kbps of half that
+#   (at most 10 Mbit/s): it sends no more than 10 % above the cap and no
+#   less than 75 % of it (measured on the wire, IP level); forged CNPs
+#   (unknown QPN, and the live QP from a wrong source address, both with a
+#   correct ICRC) are rejected and change no rate. Its traffic runs until
+#   host2 has measured.
 #
 # Run on the host:   selftests/dcqcn/ecn-bottleneck.sh [lab-run options]
 # Environment: DCQCN_SECS (traffic per phase, default 12); for
@@ -59,7 +61,7 @@ P=$RT/rxe0/ports/1
 HW=/sys/class/infiniband/rxe0/ports/1/hw_counters
 SECS=${DCQCN_SECS:-12}
 PORT=18515
-CAP=10
+CAP_MAX=10	# Mbit/s; see phase 3
 
 tap_header
 tap_diag "host$LAB_HOST: eth0 $LAB_ADDR_eth0, peer $LAB_PEER_eth0"
@@ -300,8 +302,8 @@ fi
 lab_barrier dcqcn-done 180 || tap_bail "peer lost in dcqcn phase"
 
 # Phase 3: no bottleneck (pacing accuracy is about the sender alone); one QP
-# with CC off for it and capped at $CAP Mbit/s; forged CNPs from host1
-# while it is live.
+# with CC off for it and capped at half of what it sent uncapped, at most
+# $CAP_MAX Mbit/s; forged CNPs from host1 while it is live.
 if ((LAB_HOST == 1)); then
 	tc qdisc del dev eth0 ingress
 fi
@@ -314,7 +316,16 @@ if ((LAB_HOST == 2)); then
 		done
 		echo "$qpn" >"$LAB_HOST_DIR/pace.qpn"
 		printf '%s cc_enable=0' "$qpn" >"$P/qp_ctl"
-		printf '%s rate_cap_kbps=%s' "$qpn" $((CAP * 1000)) >"$P/qp_ctl"
+		# The cap must be what limits the QP: with a fixed 10 Mbit/s
+		# a guest whose CPU was shared with other work sent 8.6 Mbit/s,
+		# the sender's limit and not the pacing's. Half of what the QP
+		# sends uncapped here and now, at most CAP_MAX.
+		sleep 1
+		free=$(lab_tx_mbps eth0 2)
+		cap=$(awk -v f="${free:-0}" -v m=$CAP_MAX \
+			'BEGIN {c = int(f * 500); if (c > m * 1000) c = m * 1000; print c}')
+		echo "${free:-0} $cap" >"$LAB_HOST_DIR/pace.free"
+		printf '%s rate_cap_kbps=%s' "$qpn" "$cap" >"$P/qp_ctl"
 		tap_diag "qp_ctl: $(cat "$P/qp_ctl")" >"$LAB_HOST_DIR/qp_ctl.diag"
 		# Forgery: freeze the QP's counters, let host1 forge, compare.
 		printf '%s' "$qpn" >"$P/qp_watch"
@@ -356,9 +367,21 @@ lab_perf_stop pacing || tap_diag "pacing: perftest did not run until host2 had m
 
 if ((LAB_HOST == 2)); then
 	read -r qpn mbps secs <"$LAB_HOST_DIR/pace.sample"
-	tap_diag "QP $qpn capped at $CAP Mbit/s sent ${mbps:=0} Mbit/s (IP level) over ${secs:-?} s"
-	tap_eq "capped QP sends within 10% of $CAP Mbit/s ($mbps)" 1 \
-		"$(awk -v m="$mbps" -v c=$CAP 'BEGIN {print (m >= 0.9 * c && m <= 1.1 * c) ? 1 : 0}')"
+	read -r free cap <"$LAB_HOST_DIR/pace.free"
+	tap_diag "QP $qpn sent ${free:=0} Mbit/s uncapped; capped at ${cap:=0} kb/s it sent ${mbps:=0} Mbit/s (IP level) over ${secs:-?} s"
+	if ((cap < 1000)); then
+		tap_fail "capped QP sends 75-110 % of its cap" \
+			"uncapped, the QP sent only $free Mbit/s: no cap of 1 Mbit/s or more to measure"
+	else
+		# At most 10 % above: the cap holds. Not far below: a busy
+		# guest's fq loses the time by which its timer is late (it
+		# spaces each packet from when it dequeued the last), and with
+		# two other processes on the host's two cores a QP capped at
+		# half its free rate sent 83 % of the cap; a unit error sends a
+		# multiple or a fraction.
+		tap_eq "capped QP sends 75-110 % of its cap of $cap kb/s ($mbps Mbit/s)" 1 \
+			"$(awk -v m="$mbps" -v c="$cap" 'BEGIN {c /= 1000; print (m >= 0.75 * c && m <= 1.1 * c) ? 1 : 0}')"
+	fi
 	wv() { awk -v k="$2" '$1==k {print $2}' "$LAB_HOST_DIR/watch.$1"; }
 	dv() { awk -v k="$2" '$1==k {print $2}' "$LAB_HOST_DIR/dp.$1"; }
 	tap_diag "watch before: $(tr '\n' ' ' <"$LAB_HOST_DIR/watch.before")"

@@ -27,8 +27,10 @@
 #                (runs of each N without and with rocetune, interleaved;
 #                the table gives their median and range; default 3), ROCE_MTU
 #                (perftest's path MTU, default 256), RTUNE_EXTRA (lab preset
-#                overrides, "name=value ..."), INCAST_RESULTS (where the
-#                table goes, default bench/incast/results.txt).
+#                overrides, "name=value ..."), BN_AQM and BN_CE_MS (the
+#                bottleneck's marking, selftests/dcqcn/lab-preset.sh;
+#                default red), INCAST_RESULTS (where the table goes,
+#                default bench/incast/results.txt).
 #
 # Writes bench/incast/results.txt (host1's table; the lab's output
 # directory, named on stderr, keeps every log and sample). A perftest run
@@ -64,7 +66,8 @@ if [[ -z ${LAB_HOST:-} ]]; then
 		--env INCAST_SECS="${INCAST_SECS:-15}" --env COST_REPS="${COST_REPS:-5}" \
 		--env COST_SECS="${COST_SECS:-4}" --env BN_MBIT="${BN_MBIT:-8}" \
 		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env INCAST_REPS="${INCAST_REPS:-3}" --env ROCE_MTU="${ROCE_MTU:-256}" \
-		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" "$@" \
+		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" --env BN_AQM="${BN_AQM:-red}" \
+		--env BN_CE_MS="${BN_CE_MS:-30}" "$@" \
 		--script "1,2=$here/run.sh"
 	rc=$?
 	echo "# lab output: $out/run" >&2
@@ -147,7 +150,7 @@ for n in $NS; do
 		h0=$(hwsum)
 		if ((LAB_HOST == 1)); then
 			d0=$(rtune_lab_redstat dropped); c0=$(rtune_lab_redstat marked)
-			python3 "$here/../../selftests/dcqcn/qsample.py" --sent ifb0 red 0.05 "$LAB_HOST_DIR/q-$name" &
+			python3 "$here/../../selftests/dcqcn/qsample.py" --sent ifb0 "$BN_AQM" 0.05 "$LAB_HOST_DIR/q-$name" &
 			mon=$!
 			python3 "$here/flowcap.py" ifb0 $((SECS + 200)) "$LAB_HOST_DIR/flows-$name" &
 			cap=$!
@@ -208,8 +211,12 @@ if ((LAB_HOST == 1)); then
 	mon_=$(printf '%s\n' $on | bench_median)
 	{
 		echo "# rocetune incast benchmark, $(date -u +%F), kernel $(uname -r), 2 TCG guests (1 vCPU each)"
-		echo "# command: INCAST_SECS=$SECS INCAST_REPS=$IREPS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RTUNE_EXTRA='${RTUNE_EXTRA:-}' bench/incast/run.sh"
-		echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + RED ecn min $RED_MIN max $RED_MAX limit $RED_LIMIT B;"
+		echo "# command: INCAST_SECS=$SECS INCAST_REPS=$IREPS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RTUNE_EXTRA='${RTUNE_EXTRA:-}' BN_AQM=$BN_AQM BN_CE_MS=$BN_CE_MS bench/incast/run.sh"
+		if [[ $BN_AQM == codel ]]; then
+			echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + CoDel ce_threshold ${BN_CE_MS} ms (marks at dequeue), limit $((RED_LIMIT / 300)) packets;"
+		else
+			echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + RED ecn min $RED_MIN max $RED_MAX limit $RED_LIMIT B;"
+		fi
 		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 17 -m $MTU --tclass=2 from host2 (root qdisc fq);"
 		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts."
 		echo "# each figure: the median of the $IREPS runs [min..max] (bench/incast/table.py)"

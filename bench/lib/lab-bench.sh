@@ -29,7 +29,7 @@ BENCH_PORT=/sys/kernel/config/rocetune/rxe0/ports/1
 bench_setup() {
 	modprobe configfs
 	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
-	modprobe rdma_rxe; modprobe sch_fq; modprobe ifb; modprobe sch_red; modprobe sch_htb
+	modprobe rdma_rxe; modprobe sch_fq; modprobe ifb; modprobe sch_red; modprobe sch_codel; modprobe sch_htb
 	lab_rxe_up || return 1
 	# rocetune paces in fq (Documentation/datapath.rst, "Paced egress");
 	# the runs without it have fq too, so that only rocetune differs.

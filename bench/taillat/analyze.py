@@ -404,8 +404,14 @@ def table(p, res, cmd):
     if cmd:
         out.append('# command: %s' % cmd)
     red = p['red'].split()
-    out += ['# bottleneck: host1 ingress ifb0, HTB %g Mbit/s + RED ecn min %s max %s limit %s B burst %s;'
-            % (p['bn_mbit'], red[0], red[1], red[2], p['red_burst']),
+    aqm = p.get('aqm', 'red').split()
+    if aqm[0] == 'codel':
+        bn = ('# bottleneck: host1 ingress ifb0, HTB %g Mbit/s + CoDel ce_threshold %s ms'
+              ' (marks at dequeue), limit %d packets;' % (p['bn_mbit'], aqm[1], int(red[2]) // 300))
+    else:
+        bn = ('# bottleneck: host1 ingress ifb0, HTB %g Mbit/s + RED ecn min %s max %s limit %s B burst %s;'
+              % (p['bn_mbit'], red[0], red[1], red[2], p['red_burst']))
+    out += [bn,
             '# small flow: ib_write_lat -s %d -n %d -U -u 17 -m %d --tclass=2, host2 to host1;'
             % (p['size'], p['iters'], p['mtu']),
             '# bulk: ib_write_bw -s 65536 -q %d -u 17 -m %d --tclass=2 from %d s before it until it ended;'

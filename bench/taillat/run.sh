@@ -75,7 +75,8 @@ if [[ -z ${LAB_HOST:-} ]]; then
 		--env TAILLAT_WARM="${TAILLAT_WARM:-5}" --env TAILLAT_LATMAX="${TAILLAT_LATMAX:-300}" \
 		--env BN_MBIT="${BN_MBIT:-8}" --env ROCE_MTU="${ROCE_MTU:-256}" \
 		--env RED_MIN="$red_min" --env RED_MAX="$red_max" --env RED_BURST="$red_burst" \
-		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" "$@" \
+		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" --env BN_AQM="${BN_AQM:-red}" \
+		--env BN_CE_MS="${BN_CE_MS:-30}" "$@" \
 		--script "1,2=$here/run.sh"
 	rc=$?
 	echo "# lab output: $out/run (lab wall time $((SECONDS - t0)) s)" >&2
@@ -112,7 +113,7 @@ if ((LAB_HOST == 1)); then
 	# What the analysis on the host needs to know about this run.
 	printf '%s\n' "kernel $(uname -r)" "bn_mbit $BN_MBIT" "red $RED_MIN $RED_MAX $RED_LIMIT" \
 		"reps $REPS" "n $N" "size $SIZE" "iters $ITERS" "warm $WARM" "mtu $MTU" \
-		"red_burst $RED_BURST" >"$D/params"
+		"red_burst $RED_BURST" "aqm $BN_AQM $BN_CE_MS" >"$D/params"
 fi
 
 # run KIND NAME: one measurement; KIND alone, off or on.
@@ -127,7 +128,7 @@ run() {
 		echo "$(rtune_lab_redstat dropped) $(rtune_lab_redstat marked)" >"$D/red0-$name"
 		# The backlog, and RED's bytes and packets sent (the bottleneck's
 		# own counters), every 50 ms, each on the time of its read.
-		python3 "$BENCH_TOP/selftests/dcqcn/qsample.py" --sent ifb0 red 0.05 "$D/q-$name" &
+		python3 "$BENCH_TOP/selftests/dcqcn/qsample.py" --sent ifb0 "$BN_AQM" 0.05 "$D/q-$name" &
 		mon=$!
 		python3 "$BENCH_TOP/bench/incast/flowcap.py" ifb0 $((LATMAX + WARM + 200)) "$D/flows-$name" &
 		cap=$!

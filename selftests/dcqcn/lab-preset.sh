@@ -20,6 +20,15 @@ RED_MIN=${RED_MIN:-30000}
 RED_MAX=${RED_MAX:-90000}
 RED_LIMIT=${RED_LIMIT:-600000}
 RED_BURST=${RED_BURST:-45}
+# BN_AQM: how the RoCE class marks. "red" (the default): RED ecn, which
+# marks at enqueue by its average queue. "codel": CoDel's ce_threshold,
+# which marks at dequeue every ECT packet that waited longer than BN_CE_MS,
+# as a switch marking on its egress queue does, so a mark leaves with the
+# packet instead of waiting out the queue behind it; CoDel's own dropping
+# is set out of reach (target 5 s), and its limit is RED_LIMIT in packets
+# of 300 bytes. An experiment (bench/incast, Documentation/datapath.rst).
+BN_AQM=${BN_AQM:-red}
+BN_CE_MS=${BN_CE_MS:-30}
 
 # name=value, written to cc/staged/ then committed. Why each value:
 # Documentation/datapath.rst, "A preset for the QEMU lab".
@@ -71,17 +80,25 @@ rtune_lab_bottleneck() {
 	rtune_lab_red add
 }
 
-# rtune_lab_red add|replace: the RoCE class's RED ecn. "replace" starts a
-# measurement afresh: a new RED has an empty average.
+# rtune_lab_red add|replace: the RoCE class's marking qdisc (BN_AQM).
+# "replace" starts a measurement afresh: a new RED has an empty average.
 rtune_lab_red() {
+	if [[ $BN_AQM == codel ]]; then
+		tc qdisc "$1" dev ifb0 parent 1:10 handle 10: codel limit $((RED_LIMIT / 300)) \
+			target 5s interval 100s ce_threshold "${BN_CE_MS}ms"
+		return
+	fi
 	tc qdisc "$1" dev ifb0 parent 1:10 handle 10: red limit "$RED_LIMIT" min "$RED_MIN" \
 		max "$RED_MAX" avpkt 1100 burst "$RED_BURST" probability 0.2 bandwidth "${BN_MBIT}mbit" ecn
 }
 
-# rtune_lab_redstat KEY: a number from the RoCE class's RED statistics on
-# ifb0 (dropped, marked, backlog; "K" suffixes expanded).
+# rtune_lab_redstat KEY: a number from the RoCE class's qdisc statistics
+# on ifb0 (dropped, marked, backlog; "K" suffixes expanded). CoDel calls
+# its threshold marks ce_mark.
 rtune_lab_redstat() {
-	tc -s qdisc show dev ifb0 | awk -v k="$1" '/^qdisc red/ {r=1} r {for (i=1;i<=NF;i++) {t=$i; sub(/^\(/,"",t); if (t==k) {v=$(i+1); gsub(/[,b)]/,"",v); if (v ~ /K$/) {sub(/K$/,"",v); v*=1000} print v+0; exit}}}'
+	local k=$1
+	[[ $BN_AQM == codel && $k == marked ]] && k=ce_mark
+	tc -s qdisc show dev ifb0 | awk -v k="$k" -v q="^qdisc $BN_AQM " '$0 ~ q {r=1} r {for (i=1;i<=NF;i++) {t=$i; sub(/^\(/,"",t); if (t==k) {v=$(i+1); gsub(/[,b)]/,"",v); if (v ~ /K$/) {sub(/K$/,"",v); v*=1000} print v+0; exit}}}'
 }
 
 # rtune_lab_preset PORTDIR: stage the lab preset on PORTDIR/cc and commit.

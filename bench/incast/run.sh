@@ -212,11 +212,7 @@ if ((LAB_HOST == 1)); then
 	{
 		echo "# rocetune incast benchmark, $(date -u +%F), kernel $(uname -r), 2 TCG guests (1 vCPU each)"
 		echo "# command: INCAST_SECS=$SECS INCAST_REPS=$IREPS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RTUNE_EXTRA='${RTUNE_EXTRA:-}' BN_AQM=$BN_AQM BN_CE_MS=$BN_CE_MS bench/incast/run.sh"
-		if [[ $BN_AQM == codel ]]; then
-			echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + CoDel ce_threshold ${BN_CE_MS} ms (marks at dequeue), limit $((RED_LIMIT / 300)) packets;"
-		else
-			echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + RED ecn min $RED_MIN max $RED_MAX limit $RED_LIMIT B;"
-		fi
+		echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + $(rtune_lab_aqm_desc);"
 		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 17 -m $MTU --tclass=2 from host2 (root qdisc fq);"
 		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts."
 		echo "# each figure: the median of the $IREPS runs [min..max] (bench/incast/table.py)"

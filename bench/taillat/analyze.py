@@ -407,7 +407,7 @@ def table(p, res, cmd):
     aqm = p.get('aqm', 'red').split()
     if aqm[0] == 'codel':
         bn = ('# bottleneck: host1 ingress ifb0, HTB %g Mbit/s + CoDel ce_threshold %s ms'
-              ' (marks at dequeue), limit %d packets;' % (p['bn_mbit'], aqm[1], int(red[2]) // 300))
+              ' (marks at dequeue), limit %s packets;' % (p['bn_mbit'], aqm[1], aqm[2]))
     else:
         bn = ('# bottleneck: host1 ingress ifb0, HTB %g Mbit/s + RED ecn min %s max %s limit %s B burst %s;'
               % (p['bn_mbit'], red[0], red[1], red[2], p['red_burst']))

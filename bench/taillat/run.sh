@@ -113,7 +113,7 @@ if ((LAB_HOST == 1)); then
 	# What the analysis on the host needs to know about this run.
 	printf '%s\n' "kernel $(uname -r)" "bn_mbit $BN_MBIT" "red $RED_MIN $RED_MAX $RED_LIMIT" \
 		"reps $REPS" "n $N" "size $SIZE" "iters $ITERS" "warm $WARM" "mtu $MTU" \
-		"red_burst $RED_BURST" "aqm $BN_AQM $BN_CE_MS" >"$D/params"
+		"red_burst $RED_BURST" "aqm $BN_AQM $BN_CE_MS $BN_CODEL_LIMIT" >"$D/params"
 fi
 
 # run KIND NAME: one measurement; KIND alone, off or on.

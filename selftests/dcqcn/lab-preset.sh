@@ -29,6 +29,7 @@ RED_BURST=${RED_BURST:-45}
 # of 300 bytes. An experiment (bench/incast, Documentation/datapath.rst).
 BN_AQM=${BN_AQM:-red}
 BN_CE_MS=${BN_CE_MS:-30}
+BN_CODEL_LIMIT=$((RED_LIMIT / 300))
 
 # name=value, written to cc/staged/ then committed. Why each value:
 # Documentation/datapath.rst, "A preset for the QEMU lab".
@@ -84,12 +85,22 @@ rtune_lab_bottleneck() {
 # "replace" starts a measurement afresh: a new RED has an empty average.
 rtune_lab_red() {
 	if [[ $BN_AQM == codel ]]; then
-		tc qdisc "$1" dev ifb0 parent 1:10 handle 10: codel limit $((RED_LIMIT / 300)) \
+		tc qdisc "$1" dev ifb0 parent 1:10 handle 10: codel limit "$BN_CODEL_LIMIT" \
 			target 5s interval 100s ce_threshold "${BN_CE_MS}ms"
 		return
 	fi
 	tc qdisc "$1" dev ifb0 parent 1:10 handle 10: red limit "$RED_LIMIT" min "$RED_MIN" \
 		max "$RED_MAX" avpkt 1100 burst "$RED_BURST" probability 0.2 bandwidth "${BN_MBIT}mbit" ecn
+}
+
+# rtune_lab_aqm_desc: the RoCE class's marking in words, for a results
+# header.
+rtune_lab_aqm_desc() {
+	if [[ $BN_AQM == codel ]]; then
+		echo "CoDel ce_threshold $BN_CE_MS ms (marks at dequeue), limit $BN_CODEL_LIMIT packets"
+	else
+		echo "RED ecn min $RED_MIN max $RED_MAX limit $RED_LIMIT B"
+	fi
 }
 
 # rtune_lab_redstat KEY: a number from the RoCE class's qdisc statistics

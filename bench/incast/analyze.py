@@ -21,7 +21,13 @@ q50, q99    percentiles of the backlog samples in the window of util
             (steady state: the start-up's first 2 s are left out, as for
             util);
 qmax        the largest backlog sample of the whole transfer, start-up
-            included."""
+            included.
+
+The transfer runs from the first packet to the last, or to the time in
+FLOWCAP_OUT.end (epoch seconds) if that is earlier: when the receiver's
+perftest exited (bench/incast/run.sh). Its QPs are gone then, and what the
+sender still has posted, then retransmits, reaches no QP and draws no CNP:
+no congestion control can act on it, with or without rocetune."""
 import os
 import sys
 
@@ -36,6 +42,11 @@ if not data:
 total = sum(sum(v.values()) for v in data.values())
 flows = [s for s, v in data.items() if sum(v.values()) > total / 100]
 last = max(max(v) for v in data.values())
+try:
+    end = float(open(path + '.end').read()) - float(open(path + '.t0').read())
+    last = min(last, int(end / BIN))
+except (OSError, ValueError):
+    pass
 lo, hi = int(2 / BIN), last - int(1 / BIN)  # bins [lo, hi)
 cap = mbit * 1e6 / 8 * BIN  # bytes per bin at the bottleneck rate
 

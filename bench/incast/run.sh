@@ -42,7 +42,8 @@
 #            counter, sampled with the backlog by qsample.py --sent; the
 #            per-QP capture on ifb0, bench/incast/flowcap.py, loses packets
 #            in a busy guest) / its rate, over the transfer less its first
-#            2 s and last 1 s (bench/incast/analyze.py)
+#            2 s and last 1 s (bench/incast/analyze.py); the transfer ends
+#            when the receiver's perftest printed its result (below)
 #   gput     ib_write_bw's average (payload) in Mb/s
 #   drops    RED drops (tail drops at its limit, or hard drops) on ifb0
 #   ce       packets RED marked CE
@@ -165,9 +166,21 @@ for n in $NS; do
 			done ) >"$LAB_HOST_DIR/rates-$name" 2>/dev/null &
 			rmon=$!
 		fi
+		# The transfer ends when the receiver's perftest prints its
+		# result: it then destroys its QPs, and what host2 still sends
+		# (the work requests it had posted, then their retransmissions,
+		# for as long as its client takes to close) reaches no QP and
+		# draws no CNP. analyze.py ends the transfer there (guest clock,
+		# as its other samples).
+		if ((LAB_HOST == 1)); then
+			( until lab_perf_result "$name" >/dev/null; do sleep 0.2; done
+			  date +%s.%N >"$LAB_HOST_DIR/flows-$name.end" ) &
+			endw=$!
+		fi
 		# Without congestion control a run can collapse: perftest may then
 		# hang in its closing handshake, after its result.
 		one --tolerate-close "$name" -s 65536 -q "$n" -D "$SECS" --tclass=2
+		((LAB_HOST == 1)) && { kill "$endw" 2>/dev/null; wait "$endw" 2>/dev/null; }
 		[[ $mode == on ]] && { kill $rmon; wait $rmon 2>/dev/null; }
 		# The module was loaded for this run: its counters are the run's
 		# (host1's cnp_sent against host2's cnp_handled + cnp_ignored).

@@ -178,6 +178,27 @@ t_incast_sent() {
 }
 tap_ok "bench/incast/analyze.py: utilisation from the qdisc's Sent counter (0.500 at half the rate; 0 when it does not move)" t_incast_sent
 
+# The transfer ends when the receiver's perftest exited (FLOWCAP.end),
+# not at the last packet: a queue that builds after it (the sender's
+# leftovers, no QP to draw a CNP) is not in q99; without .end it is.
+t_incast_end() {
+	local a b
+	awk 'BEGIN { for (i = 0; i < 40; i++) for (p = 1; p <= 4; p++)
+		printf "%.1f %d 25000 80\n", i * 0.5, 50000 + p }' >"$T/fe"
+	echo 1000.0 >"$T/fe.t0"
+	awk 'BEGIN { for (i = 0; i < 500; i++)
+		printf "%.3f %d %d 5\n", 1000 + i * 0.05, (i < 320 ? 1000 : 400000), i * 50000 }' >"$T/qe"
+	a=$("$PY" "$TOP/bench/incast/analyze.py" "$T/fe" 4 8 "$T/qe") || return 1
+	[ "$(echo "$a" | cut -d' ' -f6)" = 400000 ] || { echo "no end: $a"; return 1; }
+	echo 1016.5 >"$T/fe.end"
+	b=$("$PY" "$TOP/bench/incast/analyze.py" "$T/fe" 4 8 "$T/qe") || return 1
+	[ "$(echo "$b" | cut -d' ' -f6)" = 1000 ] || { echo "end at 16.5 s: $b"; return 1; }
+	echo 1030 >"$T/fe.end"
+	b=$("$PY" "$TOP/bench/incast/analyze.py" "$T/fe" 4 8 "$T/qe") || return 1
+	[ "$a" = "$b" ] || { echo "an end after the last packet changed $a to $b"; return 1; }
+}
+tap_ok "bench/incast/analyze.py: the transfer ends when the receiver did (q99 1000 B, not the 400 kB after it)" t_incast_end
+
 # table.py: each figure the median [min..max] of the runs; '-' above all
 t_incast_table() {
 	printf '%s\n' "4 on 1 0.900 0.99 1.0 4 6.0 0 10 0 1 100 200" \

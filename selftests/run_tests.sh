@@ -15,16 +15,24 @@
 # Programs run side by side on the machine's cores (RTUNE_TEST_JOBS, see
 # "running them, in lanes" below).
 #
+# A lab suite whose run ends in a lab fault (lab-run's exit 3: a guest's
+# emulated NIC stopped transmitting, Documentation/testing.rst) runs once
+# more; the first run's verdict and where it is kept are printed with the
+# program's result, and the summary names every program that was run
+# again. RTUNE_LAB_RERUN=0 turns that off.
+#
 # RTUNE_TEST_LIST=FILE runs the programs FILE names instead of the
-# registered ones: one host program per line, run as a host test ('#'
-# comments and blank lines skipped). host/run-tests-lanes.sh tests the
-# scheduler with it on stand-in programs. RTUNE_TEST_OUT=DIR puts the
-# programs' output in DIR instead of build/tests.
+# registered ones: one host program per line, run as a host test, or
+# "lab HOSTS TIMEOUT SCRIPT [ARGS]" for a lab suite ('#' comments and
+# blank lines skipped); RTUNE_LAB_RUN=PATH runs PATH in place of lab-run.
+# host/run-tests-lanes.sh and host/run-tests-rerun.sh test the scheduler
+# and the rerun with them on stand-in programs. RTUNE_TEST_OUT=DIR puts
+# the programs' output in DIR instead of build/tests.
 
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP" || exit 1
-LAB=selftests/lab/lab-run
+LAB=${RTUNE_LAB_RUN:-selftests/lab/lab-run}
 OUT=${RTUNE_TEST_OUT:-$TOP/build/tests}
 
 # The in-guest suites, registered by each part in selftests/PART/lab-suites:
@@ -39,8 +47,11 @@ KERNEL_RUNS=()
 if [ -n "${RTUNE_TEST_LIST:-}" ]; then
 	[ -r "$RTUNE_TEST_LIST" ] || { echo "run_tests: RTUNE_TEST_LIST: cannot read $RTUNE_TEST_LIST" >&2; exit 2; }
 	while read -r line; do
-		case $line in ''|'#'*) continue;; esac
-		HOST_TESTS+=("$line")
+		case $line in
+		''|'#'*) continue;;
+		'lab '*) LAB_SUITES+=("${line#lab }");;
+		*) HOST_TESTS+=("$line");;
+		esac
 	done <"$RTUNE_TEST_LIST"
 else
 	SUITE_FILES=(selftests/kmod/lab-suites)
@@ -106,7 +117,7 @@ if [ -n "$LIST" ]; then
 	exit 0
 fi
 
-NPROG=0 NPASS=0 NFAIL=0 NSKIP=0 PROG_FAILED=() TIMES=()
+NPROG=0 NPASS=0 NFAIL=0 NSKIP=0 PROG_FAILED=() TIMES=() LAB_FAULTS=()
 
 now() { echo $((${EPOCHREALTIME/./} / 1000000)); }
 
@@ -220,14 +231,22 @@ start_job() {
 		done
 		name=${path#selftests/}
 		run="$OUT/lab-$(echo "$name" | tr '/.' '--')"
-		rm -rf "$run"
+		rm -rf "$run" "$run.fault"
 		J_RUN[i]=$run
 		# $args unquoted: a suite's extra lab-run arguments, split as written.
 		# shellcheck disable=SC2086
 		(
 			$LAB --hosts "$hosts" --timeout "$tmo" --out "$run" $lopts \
 				--script "all=$path" $args
-			echo $? >"$run.labrc"
+			labrc=$?
+			if [ "$labrc" -eq 3 ] && [ "${RTUNE_LAB_RERUN:-1}" != 0 ]; then
+				mv "$run" "$run.fault"
+				echo "run_tests: lab fault: running $name once more; the first run is in $run.fault"
+				$LAB --hosts "$hosts" --timeout "$tmo" --out "$run" $lopts \
+					--script "all=$path" $args
+				labrc=$?
+			fi
+			echo $labrc >"$run.labrc"
 		) >"$run.log" 2>&1 &
 	fi
 	J_PID[$!]=$i
@@ -252,6 +271,16 @@ finish_job() {
 	name=${path#selftests/}
 	run=${J_RUN[i]}
 	labrc=$(cat "$run.labrc" 2>/dev/null || echo 125)
+	if [ -d "$run.fault" ]; then
+		# Said before the second run's results, which are the program's.
+		echo "# lab fault in the first run of $name (kept in $run.fault; log $run.log):"
+		sed 's/^/#   /' "$run.fault/lab-fault" 2>/dev/null
+		for h in $(seq 1 "$hosts"); do
+			echo "#   first run, host$h: exit $(cat "$run.fault/share/host$h/rc" 2>/dev/null || echo 125)"
+		done
+		echo "# $name ran once more; its result is the second run's"
+		LAB_FAULTS+=("$name")
+	fi
 	for h in $(seq 1 "$hosts"); do
 		tap="$run/share/host$h/out.tap"
 		rc=$(cat "$run/share/host$h/rc" 2>/dev/null || echo 125)
@@ -319,6 +348,9 @@ if [ ${#TIMES[@]} -gt 0 ]; then
 	echo "# wall time per program (s):"
 	printf '%s\n' "${TIMES[@]}" | sort -rn | head -n 25 | sed 's/^/#   /'
 	echo "# wall time of the whole run: $(($(now) - T_ALL)) s on $JOBS core(s)"
+fi
+if [ ${#LAB_FAULTS[@]} -gt 0 ]; then
+	echo "# run again after a lab fault: ${LAB_FAULTS[*]}"
 fi
 if [ ${#PROG_FAILED[@]} -gt 0 ]; then
 	echo "# failed programs: ${PROG_FAILED[*]}"

@@ -9,6 +9,10 @@
 #   kernel lines do;
 # - host2 logs a "BUG:" line through /dev/kmsg, as the kernel would, and
 #   exits 0: lab-run must report host2 failed, naming the line, and exit 1.
+# Then a second boot, for the lab fault (selftests/lab/console.sh):
+# host1 logs a virtio transmit-watchdog line as the kernel would and fails,
+# host2 passes; lab-run must exit 3 and name host1's line in OUT/lab-fault,
+# and still report each host's own verdict.
 #
 # Boots the QEMU lab: run it under the lab lock, like every lab suite.
 #
@@ -51,7 +55,25 @@ labout=$("$LAB" --hosts 2 --timeout 300 --out "$T/run" --script all="$T/guest.sh
 rc=$?
 printf '%s\n' "$labout" | sed 's/^/#   /'
 
-tap_plan 5
+cat >"$T/stall.sh" <<'EOF'
+#!/bin/bash
+echo "TAP version 13"
+echo "1..1"
+if [[ $LAB_HOST == 1 ]]; then
+	echo "<2>virtio_net virtio2 eth0: NETDEV WATCHDOG: CPU: 0: transmit queue 0 timed out 5000 ms (lab-strict)" >/dev/kmsg
+	echo "not ok 1 the link carried nothing"
+	exit 1
+fi
+echo "ok 1 host2 passes"
+exit 0
+EOF
+chmod +x "$T/stall.sh"
+
+stallout=$("$LAB" --hosts 2 --timeout 300 --out "$T/stall" --script all="$T/stall.sh" 2>&1)
+stallrc=$?
+printf '%s\n' "$stallout" | sed 's/^/#   /'
+
+tap_plan 8
 tap_eq "lab-run exits 1 when a guest's kernel logged a splat" 1 "$rc"
 t_host1_pass() { grep -q '^lab-run: host1: PASS rc=0' <<<"$labout"; }
 tap_ok "host1 (panic_on_warn, panic_on_oops, splat words in test output only) passes" t_host1_pass
@@ -60,4 +82,14 @@ tap_ok "host2 (exit 0, but a BUG: line in its kernel log) fails, naming the line
 tap_eq "host2's status file says failed" 1 "$(cat "$T/run/share/host2/rc" 2>/dev/null)"
 t_console_kept() { [ -s "$T/run/host2.console" ]; }
 tap_ok "host2's console log is kept" t_console_kept
+tap_eq "lab-run exits 3 (lab fault) when a failing run's guest logged a virtio watchdog" 3 "$stallrc"
+t_fault_named() {
+	grep -q '^host1: \[ *[0-9.]*\] virtio_net virtio2 eth0: NETDEV WATCHDOG: .*(lab-strict)' "$T/stall/lab-fault" &&
+		! grep -q '^host2' "$T/stall/lab-fault"
+}
+tap_ok "OUT/lab-fault names host1's watchdog line, and only it" t_fault_named
+t_verdicts_stand() {
+	grep -q '^lab-run: host1: FAIL rc=1 ' <<<"$stallout" && grep -q '^lab-run: host2: PASS rc=0' <<<"$stallout"
+}
+tap_ok "each host's own verdict is still reported" t_verdicts_stand
 tap_done

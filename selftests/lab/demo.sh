@@ -31,9 +31,11 @@ rm -rf "$OUT" "$OUT.log" "$TABLE" "$PNG"
 # The log sits beside the run directory; on a fresh clone neither exists.
 mkdir -p "$LABDIR" || exit 1
 
+. "$TOP/selftests/lab/console.sh"
+
 lab=
 fail() {
-	local f
+	local f stall
 	echo
 	echo "rocetune lab: FAILED: $*"
 	for f in "$S"/host*/error; do
@@ -45,6 +47,13 @@ fail() {
 	fi
 	echo "  lab log: $OUT.log; guest output: $S/host*/out.tap; consoles in $OUT/"
 	tail -4 "$OUT.log" 2>/dev/null | sed 's/^/  /'
+	# The lab's own emulated NIC may be what stopped (lab.rst, "Lab faults").
+	for f in "$OUT"/host*.console; do
+		stall=$(nic_stall "$f") || continue
+		echo "  lab fault: $(basename "$f" .console)'s virtio NIC stopped transmitting:"
+		echo "    ${stall:0:160}"
+		echo "  that is the lab's emulated hardware, not rocetune; run it again (Documentation/lab.rst)"
+	done
 	exit 1
 }
 command -v gnuplot >/dev/null || fail "gnuplot not found (make deps installs gnuplot-nox)"

@@ -164,7 +164,8 @@ static bool rtune_set_ect(struct sk_buff *skb, bool v6, u8 cp)
 static bool rtune_qp_tx_idle(const struct rtune_qp *qp, const struct rtune_dp_params *p,
 			     u32 rate)
 {
-	return rate >= p->dc.max_rate_kbps && !p->pace_at_max &&
+	/* The sent-rate estimate (rp_sent_rate_window_us) counts every packet. */
+	return rate >= p->dc.max_rate_kbps && !p->pace_at_max && !p->dc.sent_window_us &&
 	       !qp->rate_cap_kbps && qp->pace_bps == RTUNE_PACE_NONE &&
 	       qp->rp.next_timer_us == DCQCN_NEVER;
 }

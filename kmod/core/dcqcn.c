@@ -66,6 +66,7 @@ int dcqcn_params_from_set(const struct rtune_param_set *set, u32 line_rate_mbps,
 	p->max_rate_kbps = max_kbps;
 	p->min_rate_kbps = min_kbps;
 	p->first_cnp_rate_kbps = first_kbps;
+	p->sent_window_us = v[RTUNE_P_RP_SENT_RATE_WINDOW_US];
 	p->g = v[RTUNE_P_RP_ALPHA_GAIN_1024THS];
 	p->alpha_init = v[RTUNE_P_RP_INITIAL_ALPHA_1024THS] <<
 			(DCQCN_ALPHA_SHIFT - DCQCN_G_SHIFT);
@@ -107,6 +108,7 @@ void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	rp->now_us = now_us;
 	rp->next_alpha_us = DCQCN_NEVER;
 	rp->next_timer_us = DCQCN_NEVER;
+	rp->sent_t0_us = DCQCN_NEVER;
 }
 
 static void alpha_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
@@ -282,9 +284,61 @@ static u32 cut_rate(const struct dcqcn_rp *rp, const struct dcqcn_params *p)
 	return (u32)min_u64(r, p->max_rate_kbps);
 }
 
+/*
+ * The sent-rate estimate: windows of at least rp_sent_rate_window_us, each
+ * closed by the first packet at or after its end, which opens the next.
+ * A window's rate is its bytes (not the closing packet's) over its span.
+ * A window that spans more than two lengths had a pause in it, and its
+ * average says nothing of the rate before or after the pause: it leaves
+ * no estimate.
+ */
+static void sent_account(struct dcqcn_rp *rp, const struct dcqcn_params *p,
+			 u64 now, u32 bytes)
+{
+	u64 w = p->sent_window_us, span;
+
+	if (rp->sent_t0_us != DCQCN_NEVER && now >= rp->sent_t0_us + w) {
+		span = now - rp->sent_t0_us;
+		rp->sent_kbps = 0;
+		if (span <= 2 * w)
+			/* bytes * 8 bits / span us = Mb/s; * 1000 for kb/s */
+			rp->sent_kbps = (u32)min_u64(dcqcn_div(rp->sent_bytes * 8000,
+							      (u32)span),
+						    p->max_rate_kbps);
+		rp->sent_t0_us = DCQCN_NEVER;
+	}
+	if (rp->sent_t0_us == DCQCN_NEVER) {
+		rp->sent_t0_us = now;
+		rp->sent_bytes = 0;
+	}
+	rp->sent_bytes += bytes;
+}
+
+/*
+ * What the flow sent in its last window, if that is below half of RC and
+ * still current (the window closed at most two lengths ago), else 0: what
+ * a CNP cuts from instead of RC (rp_sent_rate_window_us). A flow held back
+ * by its window or its application sends below its DCQCN rate, and a cut
+ * from a rate it never used slows nothing down. Half, so that a paced
+ * flow, which sends at about RC give or take a measurement's noise, is
+ * cut from RC as always.
+ */
+static u32 sent_base(const struct dcqcn_rp *rp, const struct dcqcn_params *p,
+		     u64 now)
+{
+	u32 base = rp->sent_kbps;
+
+	if (!p->sent_window_us || !base || (u64)base * 2 >= rp->rc_kbps ||
+	    rp->sent_t0_us == DCQCN_NEVER ||
+	    now - rp->sent_t0_us > 2 * (u64)p->sent_window_us)
+		return 0;
+	return base < p->min_rate_kbps ? p->min_rate_kbps : base;
+}
+
 bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		     u64 now_us)
 {
+	u32 base;
 	u64 now;
 
 	dcqcn_rp_advance(rp, p, now_us);
@@ -298,6 +352,18 @@ bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		rp->next_alpha_us = now + p->alpha_period_us;
 		rp->stats.cnp_ignored++;
 		return false;
+	}
+
+	/*
+	 * Cut from what the flow sent, not from a rate it did not use; the
+	 * target too, or it would recover towards that unused rate.
+	 */
+	base = sent_base(rp, p, now);
+	if (base) {
+		rp->rc_kbps = base;
+		if (rp->rt_kbps > base)
+			rp->rt_kbps = base;
+		rp->stats.sent_clamps++;
 	}
 
 	/*
@@ -335,6 +401,8 @@ void dcqcn_rp_on_tx(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	u64 n;
 
 	dcqcn_rp_advance(rp, p, now_us);
+	if (p->sent_window_us)
+		sent_account(rp, p, rp->now_us, bytes);
 	/* Bytes count only while the flow is recovering from a cut. */
 	if (!p->byte_counter || rp->next_timer_us == DCQCN_NEVER)
 		return;
@@ -362,6 +430,9 @@ void dcqcn_rp_reparam(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	if (now_us < rp->now_us)
 		now_us = rp->now_us;
 	rp->now_us = now_us;
+	/* A window of another length starts afresh. */
+	rp->sent_t0_us = DCQCN_NEVER;
+	rp->sent_kbps = 0;
 	if (!rp->cut_once) {
 		rp->rc_kbps = hi;
 		rp->rt_kbps = hi;

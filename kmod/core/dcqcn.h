@@ -48,6 +48,7 @@ struct dcqcn_params {
 	u32 min_rate_kbps;	/* rp_min_rate_kbps, at most max_rate_kbps */
 	u32 max_rate_kbps;	/* line rate, or rp_max_rate_kbps if lower */
 	u32 first_cnp_rate_kbps; /* rp_rate_on_first_cnp_kbps; 0 = a cut */
+	u32 sent_window_us;	/* rp_sent_rate_window_us; 0 = off */
 	u32 g;			/* rp_alpha_gain_1024ths: g = this/1024 */
 	u32 alpha_init;		/* rp_initial_alpha_1024ths, in Q20 */
 	u32 alpha_period_us;	/* rp_alpha_update_period_us: K */
@@ -74,6 +75,7 @@ struct dcqcn_rp_stats {
 	u64 additive;
 	u64 hyper;
 	u64 alpha_decays;
+	u64 sent_clamps;	/* cuts from the sent rate, below RC */
 };
 
 /* Reaction-point state of one flow (one QP). Read it with the helpers. */
@@ -90,6 +92,15 @@ struct dcqcn_rp {
 	u64 next_alpha_us;	/* next alpha decay, or DCQCN_NEVER */
 	u64 next_timer_us;	/* next increase stage, or DCQCN_NEVER */
 	bool cut_once;		/* a CNP has cut this flow since init */
+	/*
+	 * What the flow sent (rp_sent_rate_window_us): the current window
+	 * began at sent_t0_us (DCQCN_NEVER: no packet yet) and has
+	 * sent_bytes; sent_kbps is the rate of the last complete window,
+	 * 0 = none.
+	 */
+	u64 sent_t0_us;
+	u64 sent_bytes;
+	u32 sent_kbps;
 	struct dcqcn_rp_stats stats;
 };
 
@@ -126,7 +137,11 @@ void dcqcn_rp_advance(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		     u64 now_us);
 
-/* The flow sent @bytes at @now_us (feeds the byte counter). */
+/*
+ * The flow sent @bytes at @now_us: feeds the byte counter and, with
+ * rp_sent_rate_window_us, the sent-rate estimate (which then needs every
+ * packet).
+ */
 void dcqcn_rp_on_tx(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		    u64 now_us, u32 bytes);
 
@@ -163,6 +178,12 @@ static inline u32 dcqcn_rp_rate_mbps(const struct dcqcn_rp *rp)
 static inline u32 dcqcn_rp_alpha(const struct dcqcn_rp *rp)
 {
 	return rp->alpha;
+}
+
+/* The rate of the flow's last complete sending window in kb/s, 0 = none. */
+static inline u32 dcqcn_rp_sent_kbps(const struct dcqcn_rp *rp)
+{
+	return rp->sent_kbps;
 }
 
 /* True while the flow is held below its maximum rate (pacing needed). */

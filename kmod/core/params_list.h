@@ -53,6 +53,9 @@
 	X(RP_RATE_ON_FIRST_CNP_KBPS, rp_rate_on_first_cnp_kbps, "kb/s", U32,	\
 	  0, RTUNE_RATE_MAX_KBPS, 0, 0,						\
 	  "rate a flow is set to on its first CNP; 0 = cut from the current rate") \
+	X(RP_SENT_RATE_WINDOW_US, rp_sent_rate_window_us, "us", U32,		\
+	  0, RTUNE_PERIOD_MAX_US, 0, 0,						\
+	  "a CNP cuts from the rate sent in a window this long, if under RC/2; 0 = off") \
 	/* Reaction point: rate decrease. */					\
 	X(RP_ALPHA_GAIN_1024THS, rp_alpha_gain_1024ths, "1/1024", U32,		\
 	  1, 1023, 4, 5,							\

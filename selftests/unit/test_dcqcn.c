@@ -820,6 +820,103 @@ static void test_time_and_reparam(void)
 	rates(&rp, 420000, 440000, "and the flow climbs towards it");
 }
 
+/* @n packets of @bytes, one every @gap us from @t0 on; returns the next time. */
+static u64 send_run(struct dcqcn_rp *rp, const struct dcqcn_params *p,
+		    u64 t0, u64 gap, unsigned int n, u32 bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		dcqcn_rp_on_tx(rp, p, t0 + i * gap, bytes);
+	return t0 + (u64)n * gap;
+}
+
+/*
+ * rp_sent_rate_window_us = 100000 (W). Windows: the first packet opens
+ * one; the first packet at or after its start + W closes it (its bytes go
+ * to the next). 1250 bytes every 1000 us is 10000 kb/s. Paper preset at
+ * 40 Gb/s: RC = RT = 40000000, alpha 1, so a cut halves, and RT = RC.
+ */
+static void test_sent_rate(void)
+{
+	struct dcqcn_params p = mkp("paper", 40000, "rp_sent_rate_window_us=100000", NULL);
+	struct dcqcn_params off = mkp("paper", 40000, NULL);
+	struct dcqcn_rp rp;
+
+	/*
+	 * Packets at 0, 1000, ..., 100000: the one at 100000 closes the
+	 * window [0, 100000) with 100 x 1250 bytes: 125000 * 8000 / 100000
+	 * = 10000 kb/s. A CNP at 100500 (the window closed 500 us ago):
+	 * 10000 < 40000000 / 2, so RC = RT = 10000, then the cut: RC = 5000.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	send_run(&rp, &p, 0, 1000, 101, 1250);
+	eq_u(dcqcn_rp_sent_kbps(&rp), 10000, "sent rate of a 100 ms window");
+	dcqcn_rp_on_cnp(&rp, &p, 100500);
+	rates(&rp, 5000, 10000, "a CNP cuts from the sent rate, and the target follows it");
+	eq_u(rp.stats.sent_clamps, 1, "counted as a cut from the sent rate");
+
+	/* Off (W = 0): the same packets, the paper's cut from 40000000. */
+	dcqcn_rp_init(&rp, &off, 0);
+	send_run(&rp, &off, 0, 1000, 101, 1250);
+	dcqcn_rp_on_cnp(&rp, &off, 100500);
+	tap_check(rp.rc_kbps == 20000000 && rp.rt_kbps == 40000000 &&
+		  dcqcn_rp_sent_kbps(&rp) == 0 && rp.stats.sent_clamps == 0,
+		  "off: no estimate, the cut is from RC");
+
+	/*
+	 * Stale: the last window opened at 100000; a CNP more than 2 W
+	 * later (300001) finds the flow silent since: cut from RC.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	send_run(&rp, &p, 0, 1000, 101, 1250);
+	dcqcn_rp_on_cnp(&rp, &p, 300001);
+	rates(&rp, 20000000, 40000000, "an estimate older than two windows is not used");
+
+	/*
+	 * A pause inside a window: packets 0..50000 (51), then one at
+	 * 250000 closes a window of span 250000 > 2 W: no estimate, though
+	 * that packet opened a current window.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	send_run(&rp, &p, 0, 1000, 51, 1250);
+	dcqcn_rp_on_tx(&rp, &p, 250000, 1250);
+	eq_u(dcqcn_rp_sent_kbps(&rp), 0, "a window with a pause in it gives no estimate");
+	dcqcn_rp_on_cnp(&rp, &p, 250100);
+	rates(&rp, 20000000, 40000000, "and the cut is from RC");
+
+	/*
+	 * Sending at least half of RC: max 15000 kb/s, sent 10000 >= 7500:
+	 * cut from RC as always, RC = 7500, RT = 15000.
+	 */
+	p = mkp("paper", 40000, "rp_sent_rate_window_us=100000", "rp_max_rate_kbps=15000", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	send_run(&rp, &p, 0, 1000, 101, 1250);
+	dcqcn_rp_on_cnp(&rp, &p, 100500);
+	tap_check(rp.rc_kbps == 7500 && rp.rt_kbps == 15000 && rp.stats.sent_clamps == 0,
+		  "a flow sending half its rate or more is cut from RC");
+
+	/*
+	 * Below the floor: 125 bytes per 1000 us = 1000 kb/s, min rate
+	 * 2000: the base is the floor, RC = RT = 2000; the cut to 1000 is
+	 * floored again at 2000.
+	 */
+	p = mkp("paper", 40000, "rp_sent_rate_window_us=100000", "rp_min_rate_kbps=2000", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	send_run(&rp, &p, 0, 1000, 101, 125);
+	eq_u(dcqcn_rp_sent_kbps(&rp), 1000, "sent rate of 125 bytes per ms");
+	dcqcn_rp_on_cnp(&rp, &p, 100500);
+	rates(&rp, 2000, 2000, "a sent rate below the floor cuts from the floor");
+
+	/* New parameters drop the estimate: cut from RC. */
+	p = mkp("paper", 40000, "rp_sent_rate_window_us=100000", NULL);
+	dcqcn_rp_init(&rp, &p, 0);
+	send_run(&rp, &p, 0, 1000, 101, 1250);
+	dcqcn_rp_reparam(&rp, &p, 100100);
+	dcqcn_rp_on_cnp(&rp, &p, 100500);
+	rates(&rp, 20000000, 40000000, "reparam drops the estimate");
+}
+
 static void test_np(void)
 {
 	struct dcqcn_params p = mkp("paper", 1000, NULL);
@@ -848,7 +945,7 @@ static void test_np(void)
 
 int main(void)
 {
-	tap_plan(114);
+	tap_plan(125);
 	test_params();
 	test_first_cnp();
 	test_alpha();
@@ -865,6 +962,7 @@ int main(void)
 	test_long_idle();
 	test_call_pattern();
 	test_time_and_reparam();
+	test_sent_rate();
 	test_np();
 	return tap_done();
 }

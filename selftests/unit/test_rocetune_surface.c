@@ -485,7 +485,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(67 + 17 + 10);
+	tap_plan(69 + 17 + 10);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();
@@ -659,6 +659,15 @@ int main(void)
 	plan_for("[match]\nrdma_device = rxe0\n[cc]\necn_codepoint = 1\n", &v, &pl);
 	tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "ecn_codepoint") && !pl.n,
 		  "an explicit knob-less parameter is refused");
+	plan_free(&pl);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_sent_rate_window_us = 300000\n", &v, &pl);
+	tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "rp_sent_rate_window_us") && !pl.n,
+		  "a sent-rate window is refused on mlx5 (software DCQCN only)");
+	plan_free(&pl);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_sent_rate_window_us = 0\n", &v, &pl);
+	tap_check(pl.nerr == 0 && !note(&pl, "cc-unsupported", "rp_sent_rate_window_us") &&
+		  !note(&pl, "cc-not-set", "rp_sent_rate_window_us"),
+		  "an explicit window of 0 is what mlx5 does: no error, no warning");
 	plan_free(&pl);
 	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = 3\n", &v, &pl);
 	tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "ROCE_CC_PRIO_MASK_P1"),

@@ -502,6 +502,30 @@ _lab_perf_verdict() {
 }
 
 # _lab_perf_end NAME stop|wait
+# Before 6.1, rxe's destroy_qp returns while the QP's packets still wait in
+# a qdisc or the NIC's ring, the RDMA core frees the QP's CQs at once, and
+# rxe's deferred cleanup then uses freed memory (Documentation/kernels.rst,
+# "Paced egress on 5.10"). A client killed mid-transfer leaves packets in
+# both, so on such a kernel lab_perf_stop pauses it first and stops it once
+# the work it had posted has left: eth0 sent nothing for half a second
+# (20 s at most).
+_lab_old_rxe() {
+	local major minor
+	IFS=. read -r major minor _ <<<"$(uname -r)"
+	((major < 6 || (major == 6 && minor < 1)))
+}
+
+_lab_perf_quiesce() {
+	local pid=$1 i prev=-1 cur
+	kill -STOP "$pid" 2>/dev/null || return 0
+	for ((i = 0; i < 40; i++)); do
+		cur=$(cat /sys/class/net/eth0/statistics/tx_packets 2>/dev/null) || break
+		[[ $cur == "$prev" ]] && break
+		prev=$cur
+		sleep 0.5
+	done
+}
+
 _lab_perf_end() {
 	local name=$1 how=$2 pid rc v i
 	if [[ -z ${_LAB_PERF_TMO[$name]+set} ]]; then
@@ -513,7 +537,9 @@ _lab_perf_end() {
 		# A failed start already told the server host.
 		[[ -n ${_LAB_PERF_RC[$name]} ]] && return "${_LAB_PERF_RC[$name]}"
 		if [[ $how == stop ]] && kill -0 "$pid" 2>/dev/null; then
+			_lab_old_rxe && _lab_perf_quiesce "$pid"
 			kill "$pid" 2>/dev/null
+			kill -CONT "$pid" 2>/dev/null
 			wait "$pid" 2>/dev/null
 			_LAB_PERF_EXIT[$name]=$?
 			v=0

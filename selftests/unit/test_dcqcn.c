@@ -840,7 +840,7 @@ static u64 send_run(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 static void test_sent_rate(void)
 {
 	struct dcqcn_params p = mkp("paper", 40000, "rp_sent_rate_window_us=100000", NULL);
-	struct dcqcn_params off = mkp("paper", 40000, NULL);
+	struct dcqcn_params off = mkp("paper", 40000, NULL), q;
 	struct dcqcn_rp rp;
 
 	/*
@@ -855,6 +855,16 @@ static void test_sent_rate(void)
 	dcqcn_rp_on_cnp(&rp, &p, 100500);
 	rates(&rp, 5000, 10000, "a CNP cuts from the sent rate, and the target follows it");
 	eq_u(rp.stats.sent_clamps, 1, "counted as a cut from the sent rate");
+
+	/*
+	 * Without rp_clamp_target_rate a first cut keeps RT; the sent rate
+	 * lowers it all the same: RT = 10000, not 40000000.
+	 */
+	q = mkp("paper", 40000, "rp_sent_rate_window_us=100000", "rp_clamp_target_rate=0", NULL);
+	dcqcn_rp_init(&rp, &q, 0);
+	send_run(&rp, &q, 0, 1000, 101, 1250);
+	dcqcn_rp_on_cnp(&rp, &q, 100500);
+	rates(&rp, 5000, 10000, "the target follows the sent rate even without the target clamp");
 
 	/* Off (W = 0): the same packets, the paper's cut from 40000000. */
 	dcqcn_rp_init(&rp, &off, 0);
@@ -945,7 +955,7 @@ static void test_np(void)
 
 int main(void)
 {
-	tap_plan(125);
+	tap_plan(126);
 	test_params();
 	test_first_cnp();
 	test_alpha();

@@ -236,14 +236,16 @@ start_job() {
 		# $args unquoted: a suite's extra lab-run arguments, split as written.
 		# shellcheck disable=SC2086
 		(
-			$LAB --hosts "$hosts" --timeout "$tmo" --out "$run" $lopts \
-				--script "all=$path" $args
+			lab_once() {
+				$LAB --hosts "$hosts" --timeout "$tmo" --out "$run" $lopts \
+					--script "all=$path" $args
+			}
+			lab_once
 			labrc=$?
 			if [ "$labrc" -eq 3 ] && [ "${RTUNE_LAB_RERUN:-1}" != 0 ]; then
 				mv "$run" "$run.fault"
 				echo "run_tests: lab fault: running $name once more; the first run is in $run.fault"
-				$LAB --hosts "$hosts" --timeout "$tmo" --out "$run" $lopts \
-					--script "all=$path" $args
+				lab_once
 				labrc=$?
 			fi
 			echo $labrc >"$run.labrc"

@@ -328,8 +328,8 @@ static u32 sent_base(const struct dcqcn_rp *rp, const struct dcqcn_params *p,
 {
 	u32 base = rp->sent_kbps;
 
+	/* An estimate (base) means a window has been open since it closed. */
 	if (!p->sent_window_us || !base || (u64)base * 2 >= rp->rc_kbps ||
-	    rp->sent_t0_us == DCQCN_NEVER ||
 	    now - rp->sent_t0_us > 2 * (u64)p->sent_window_us)
 		return 0;
 	return base < p->min_rate_kbps ? p->min_rate_kbps : base;

@@ -30,7 +30,19 @@ command -v qemu-system-x86_64 >/dev/null || tap_skip_all "qemu-system-x86_64 not
 T=$(mktemp -d "${TMPDIR:-/tmp}/rocetune-lab-strict.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
-cat >"$T/guest.sh" <<'EOF'
+# boot NAME: run $T/NAME.sh on two guests, output in $T/NAME; lab-run's
+# messages go to $T/NAME.out and, as diagnostics, to stdout. Returns
+# lab-run's exit status.
+boot() {
+	local rc
+	chmod +x "$T/$1.sh"
+	"$LAB" --hosts 2 --timeout 300 --out "$T/$1" --script all="$T/$1.sh" >"$T/$1.out" 2>&1
+	rc=$?
+	sed 's/^/#   /' "$T/$1.out"
+	return "$rc"
+}
+
+cat >"$T/run.sh" <<'EOF'
 #!/bin/bash
 echo "TAP version 13"
 echo "1..2"
@@ -49,11 +61,9 @@ sleep 1
 echo "ok 2 exits 0"
 exit 0
 EOF
-chmod +x "$T/guest.sh"
-
-labout=$("$LAB" --hosts 2 --timeout 300 --out "$T/run" --script all="$T/guest.sh" 2>&1)
+boot run
 rc=$?
-printf '%s\n' "$labout" | sed 's/^/#   /'
+labout=$(<"$T/run.out")
 
 cat >"$T/stall.sh" <<'EOF'
 #!/bin/bash
@@ -67,11 +77,9 @@ fi
 echo "ok 1 host2 passes"
 exit 0
 EOF
-chmod +x "$T/stall.sh"
-
-stallout=$("$LAB" --hosts 2 --timeout 300 --out "$T/stall" --script all="$T/stall.sh" 2>&1)
+boot stall
 stallrc=$?
-printf '%s\n' "$stallout" | sed 's/^/#   /'
+stallout=$(<"$T/stall.out")
 
 tap_plan 8
 tap_eq "lab-run exits 1 when a guest's kernel logged a splat" 1 "$rc"

@@ -22,9 +22,11 @@
 # again. RTUNE_LAB_RERUN=0 turns that off.
 #
 # RTUNE_TEST_LIST=FILE runs the programs FILE names instead of the
-# registered ones: one host program per line, run as a host test, or
-# "lab HOSTS TIMEOUT SCRIPT [ARGS]" for a lab suite ('#' comments and
-# blank lines skipped); RTUNE_LAB_RUN=PATH runs PATH in place of lab-run.
+# registered ones: one host program per line, run as a host test,
+# "lab HOSTS TIMEOUT SCRIPT [ARGS]" for a lab suite, or "kernel SERIES
+# TIMEOUT SUITE..." for another kernel ('#' comments and blank lines
+# skipped); RTUNE_LAB_RUN=PATH runs PATH in place of lab-run and
+# RTUNE_KERNEL_CHECK=PATH in place of scripts/kernel-check.sh.
 # host/run-tests-lanes.sh and host/run-tests-rerun.sh test the scheduler
 # and the rerun with them on stand-in programs. RTUNE_TEST_OUT=DIR puts
 # the programs' output in DIR instead of build/tests.
@@ -33,6 +35,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP" || exit 1
 LAB=${RTUNE_LAB_RUN:-selftests/lab/lab-run}
+KERNEL_CHECK=${RTUNE_KERNEL_CHECK:-scripts/kernel-check.sh}
 OUT=${RTUNE_TEST_OUT:-$TOP/build/tests}
 
 # The in-guest suites, registered by each part in selftests/PART/lab-suites:
@@ -50,6 +53,7 @@ if [ -n "${RTUNE_TEST_LIST:-}" ]; then
 		case $line in
 		''|'#'*) continue;;
 		'lab '*) LAB_SUITES+=("${line#lab }");;
+		'kernel '*) KERNEL_RUNS+=("${line#kernel }");;
 		*) HOST_TESTS+=("$line");;
 		esac
 	done <"$RTUNE_TEST_LIST"
@@ -66,11 +70,11 @@ else
 		done <"$f"
 	done
 
-	# The other kernels (selftests/lab/kernels): one program per line,
-	# "SERIES TIMEOUT SUITE...", run by scripts/kernel-check.sh (the module
-	# built for that kernel, the suites in guests booting it). It takes two
-	# cores (a two-host suite boots two guests). RTUNE_OTHER_KERNELS=0
-	# leaves them out.
+	# The other kernels (selftests/lab/kernels): a line per kernel,
+	# "SERIES TIMEOUT SUITE...", and one program per SUITE, run by
+	# scripts/kernel-check.sh (the module built for that kernel once per
+	# run, the suite in guests booting it). RTUNE_OTHER_KERNELS=0 leaves
+	# them out.
 	if [ "${RTUNE_OTHER_KERNELS:-1}" != 0 ] && [ -f selftests/lab/kernels ]; then
 		while read -r line; do
 			case $line in ''|'#'*) continue;; esac
@@ -95,6 +99,18 @@ selected() {
 	return 1
 }
 
+# A kernel program (kernel/SERIES/SUITE) runs only when asked for by a
+# pattern that names the other kernels ("kernel/", "kernel/6.12", ...):
+# "kmod/params.sh" alone means 6.1's, not every kernel's.
+selected_kernel() {
+	local p
+	[ ${#PATTERNS[@]} -eq 0 ] && return 0
+	for p in "${PATTERNS[@]}"; do
+		[[ $p == kernel/* && $1 == *$p* ]] && return 0
+	done
+	return 1
+}
+
 PATTERNS=()
 LIST=
 for a in "$@"; do
@@ -112,7 +128,9 @@ if [ -n "$LIST" ]; then
 	done
 	for k in "${KERNEL_RUNS[@]}"; do
 		read -r series _ suites <<<"$k"
-		echo "kernel/$series (another kernel: build, $suites)"
+		for s in $suites; do
+			echo "kernel/$series/$s (another kernel: its build, then $s)"
+		done
 	done
 	exit 0
 fi
@@ -168,24 +186,46 @@ JOBS=${RTUNE_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "run_tests: RTUNE_TEST_JOBS must be a positive number" >&2; exit 2; }
 ((JOBS > 8)) && JOBS=8
 
+# lab_cores SPEC: the cores of a lab suite's line "HOSTS TIMEOUT SCRIPT
+# [ARGS]": one per guest vCPU (--smp=N among its lab-run options: N).
+lab_cores() {
+	local hosts args smp=1
+	read -r hosts _ _ args <<<"$1"
+	[[ " $args" =~ \ --smp=([0-9]+) ]] && smp=${BASH_REMATCH[1]}
+	echo $((hosts * smp))
+}
+
+# The order of the list: the host programs (the longest, the packages'
+# and the installs', among them), the other kernels' suites (a build,
+# then a suite each), then 6.1's lab suites, many and short, which fill
+# the lanes at the end.
 J_KIND=() J_SPEC=() J_CORES=()
 for t in "${HOST_TESTS[@]}"; do
 	selected "$t" || continue
 	c=$(sed -n '1,40s/^# cores: \([0-9][0-9]*\)$/\1/p' "$t" 2>/dev/null | head -n 1)
 	J_KIND+=(host) J_SPEC+=("$t") J_CORES+=("${c:-1}")
 done
-for s in "${LAB_SUITES[@]}"; do
-	read -r hosts _ path args <<<"$s"
-	selected "$path" || continue
-	# --smp=N among the suite's lab-run options: N vCPUs per guest.
-	smp=1
-	[[ " $args" =~ \ --smp=([0-9]+) ]] && smp=${BASH_REMATCH[1]}
-	J_KIND+=(lab) J_SPEC+=("$s") J_CORES+=($((hosts * smp)))
-done
+# One program per suite of another kernel, with the cores that suite
+# takes on 6.1 (its line in a lab-suites file; 1 if none matches, and
+# kernel-check.sh then reports that no such suite ran).
 for k in "${KERNEL_RUNS[@]}"; do
-	read -r series _ <<<"$k"
-	selected "kernel/$series" || continue
-	J_KIND+=(kernel) J_SPEC+=("$k") J_CORES+=(2)
+	read -r series tmo suites <<<"$k"
+	for p in $suites; do
+		selected_kernel "kernel/$series/$p" || continue
+		c=1
+		for s in "${LAB_SUITES[@]}"; do
+			read -r _ _ path _ <<<"$s"
+			[[ $path == *"$p"* ]] || continue
+			n=$(lab_cores "$s")
+			((n > c)) && c=$n
+		done
+		J_KIND+=(kernel) J_SPEC+=("$series $tmo $p") J_CORES+=("$c")
+	done
+done
+for s in "${LAB_SUITES[@]}"; do
+	read -r _ _ path _ <<<"$s"
+	selected "$path" || continue
+	J_KIND+=(lab) J_SPEC+=("$s") J_CORES+=("$(lab_cores "$s")")
 done
 for i in "${!J_CORES[@]}"; do
 	((J_CORES[i] < 1)) && J_CORES[i]=1
@@ -214,12 +254,13 @@ start_job() {
 		) >"$log" 2>&1 &
 	elif [ "${J_KIND[i]}" = kernel ]; then
 		read -r v tmo args <<<"${J_SPEC[i]}"
-		log="$OUT/kernel-$v.tap"
+		log="$OUT/kernel-$v-$(echo "$args" | tr '/.' '--').tap"
 		J_LOG[i]=$log
-		# $args unquoted: the suite patterns, split as written.
-		# shellcheck disable=SC2086
+		# RTUNE_RUN_ID: the first of this run's programs for a kernel
+		# builds, the others reuse its build (kernel-check.sh).
 		(
-			RTUNE_TEST_JOBS=${J_CORES[i]} RTUNE_OTHER_KERNELS=0 timeout "$tmo" scripts/kernel-check.sh "$v" $args
+			RTUNE_RUN_ID=$RUN_ID RTUNE_TEST_JOBS=${J_CORES[i]} RTUNE_OTHER_KERNELS=0 \
+				timeout "$tmo" "$KERNEL_CHECK" "$v" "$args"
 			echo $? >"$log.rc"
 		) >"$log" 2>&1 &
 	else
@@ -264,9 +305,9 @@ finish_job() {
 		return
 	fi
 	if [ "${J_KIND[i]}" = kernel ]; then
-		read -r v _ <<<"${J_SPEC[i]}"
+		read -r v _ args <<<"${J_SPEC[i]}"
 		rc=$(cat "${J_LOG[i]}.rc" 2>/dev/null || echo 125)
-		account "kernel/$v" "$rc" "${J_LOG[i]}" "$secs"
+		account "kernel/$v/$args" "$rc" "${J_LOG[i]}" "$secs"
 		return
 	fi
 	read -r hosts _ path _ <<<"${J_SPEC[i]}"
@@ -315,6 +356,7 @@ declare -A J_PID=()	# pid of a running program -> its index
 trap 'stop_jobs 130' INT
 trap 'stop_jobs 143' TERM
 T_ALL=$(now)
+RUN_ID="$$.$T_ALL"
 pending=("${!J_KIND[@]}")
 free=$JOBS
 while [ ${#pending[@]} -gt 0 ] || [ ${#J_PID[@]} -gt 0 ]; do

@@ -11,7 +11,8 @@
 # no module can load and no lab runs (every suite skips, with a reason,
 # and nothing starts QEMU); gen_tar's tarball. Then, in a lab guest made a
 # node (selftests/kselftest/in-guest.sh): the tarball's run_kselftest.sh,
-# with rocetune.ko from the build installed for modprobe.
+# with rocetune.ko from the build installed for modprobe (-S leaves out
+# kmod:params.sh, the longest node suite, which the lab runs anyway).
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib/tap.sh"

@@ -90,23 +90,16 @@ else
 	done
 fi
 
+# selected NAME [PREFIX]: no pattern was given, or one that starts with
+# PREFIX matches NAME. A kernel program (kernel/SERIES/SUITE) is asked for
+# with PREFIX kernel/: only a pattern that names the other kernels
+# ("kernel/", "kernel/6.12", ...) selects it, and "kmod/params.sh" alone
+# means 6.1's suite, not every kernel's.
 selected() {
 	local p
 	[ ${#PATTERNS[@]} -eq 0 ] && return 0
 	for p in "${PATTERNS[@]}"; do
-		[[ $1 == *$p* ]] && return 0
-	done
-	return 1
-}
-
-# A kernel program (kernel/SERIES/SUITE) runs only when asked for by a
-# pattern that names the other kernels ("kernel/", "kernel/6.12", ...):
-# "kmod/params.sh" alone means 6.1's, not every kernel's.
-selected_kernel() {
-	local p
-	[ ${#PATTERNS[@]} -eq 0 ] && return 0
-	for p in "${PATTERNS[@]}"; do
-		[[ $p == kernel/* && $1 == *$p* ]] && return 0
+		[[ $p == "${2:-}"* && $1 == *$p* ]] && return 0
 	done
 	return 1
 }
@@ -211,7 +204,7 @@ done
 for k in "${KERNEL_RUNS[@]}"; do
 	read -r series tmo suites <<<"$k"
 	for p in $suites; do
-		selected_kernel "kernel/$series/$p" || continue
+		selected "kernel/$series/$p" kernel/ || continue
 		c=1
 		for s in "${LAB_SUITES[@]}"; do
 			read -r _ _ path _ <<<"$s"

@@ -15,7 +15,8 @@
 #   bench_load [preset]     insmod rocetune; the lab preset if asked, else
 #                           the module defaults
 #   bench_unload            rmmod rocetune
-#   bench_fail REASON       "1..1", "not ok 1 bench: REASON", exit 1
+#   bench_fail REASON       stop this host's background jobs; "1..1",
+#                           "not ok 1 bench: REASON", exit 1
 #   bench_bar NAME [TIMEOUT] lab_barrier, or bench_fail
 #   bench_positive VALUE    true if VALUE is a number above zero
 #   bench_median            the median of the numbers on stdin
@@ -39,8 +40,15 @@ bench_setup() {
 # fail REASON: end the bench on this host with a TAP failure. A bench makes
 # every check on both hosts (a perftest verdict reaches both; a sample is
 # passed to the other host before it is judged), so both end at the same
-# point and no table is written.
+# point and no table is written. The samplers the bench left running in
+# the background (queue, capture, QP rates, a loop waiting for a result
+# that will not come) are stopped first: they hold the script's output
+# open, and lab-stage2's tee, and with it the guest, would wait for them
+# until the guest's timeout.
 bench_fail() {
+	local jobs
+	jobs=$(jobs -p)
+	[[ -z $jobs ]] || kill $jobs 2>/dev/null
 	echo "1..1"
 	echo "not ok 1 bench: $*"
 	exit 1

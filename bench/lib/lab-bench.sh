@@ -48,6 +48,7 @@ bench_setup() {
 bench_fail() {
 	local jobs
 	jobs=$(jobs -p)
+	# shellcheck disable=SC2086 # one PID per word
 	[[ -z $jobs ]] || kill $jobs 2>/dev/null
 	echo "1..1"
 	echo "not ok 1 bench: $*"

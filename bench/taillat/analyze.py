@@ -5,7 +5,8 @@ from a lab run's share directory (host1: params, win-NAME, marks-NAME,
 q-NAME, flows-NAME and its .t0, red0-NAME, red1-NAME; host2:
 lat-NAME.log), on stdout; the plot's data in PLOTDIR (pct.dat,
 rates-KIND.dat, total-KIND.dat, lat-KIND.dat, queue-KIND.dat, meta.gp,
-for plot.gp). NAME is KIND-REP, KIND alone, off or on.
+for plot.gp). NAME is KIND-REP, KIND alone, off, on or fixed (the
+last only if params has a fixed_kbps above 0: runs before it had none).
 
 The window of a measurement is the small flow's own, on host1's clock:
 marks.py times the lines of its server's log, the header perftest prints
@@ -23,6 +24,11 @@ p50/p99/p999_ms  the small flow's t_typical, 99 % and 99.9 % percentiles,
                  perftest leaves out the 2 largest of its ITERS-1 samples
                  first, so at 1000 exchanges its p99.9 is one of the three
                  largest: a tail figure, not a statistic of its own.
+fixed            (a scenario) the bulk QPs paced by rocetune at one rate
+                 each (fixed_kbps), so that no congestion control moves
+                 them: the reference of a perfect, steady allocation at
+                 that utilisation in this lab.
+
 p99_x            the p99 over the unloaded (alone) p99 of the same
                  repetition (runs interleaved: each pair shares the
                  machine's state).
@@ -79,6 +85,7 @@ import flowbins  # noqa: E402 (found through the paths above)
 from rtune_baseline import InputError, parse_perftest  # noqa: E402
 
 KINDS = ('alone', 'off', 'on')
+FIXED = 'fixed'
 BIN = flowbins.BIN
 SAMPLE = re.compile(r'^([0-9]+), ([0-9.eE+-]+)$')
 # The target of issue 12, with DCQCN.
@@ -108,13 +115,16 @@ def read_params(path):
     missing = [k for k in need if not p.get(k)]
     if missing:
         raise Refused('%s: no %s' % (path, ', '.join(missing)))
+    p.setdefault('fixed_kbps', '0')
     try:
-        for k in ('bn_mbit', 'reps', 'n', 'size', 'iters', 'warm', 'mtu'):
+        for k in ('bn_mbit', 'reps', 'n', 'size', 'iters', 'warm', 'mtu', 'fixed_kbps'):
             p[k] = float(p[k]) if k == 'bn_mbit' else int(p[k])
     except ValueError:
         raise Refused('%s: %s is not a number' % (path, k)) from None
-    if p['bn_mbit'] <= 0 or p['reps'] < 1:
-        raise Refused('%s: bottleneck rate or repetitions not positive' % path)
+    if p['bn_mbit'] <= 0 or p['reps'] < 1 or p['fixed_kbps'] < 0:
+        raise Refused('%s: bottleneck rate or repetitions not positive, or a negative fixed rate' % path)
+    # The scenarios this run measured, in the order it interleaved them.
+    p['kinds'] = KINDS + ((FIXED,) if p['fixed_kbps'] else ())
     return p
 
 
@@ -372,9 +382,10 @@ def main(argv):
     except Refused as e:
         print('taillat: %s' % e, file=sys.stderr)
         return 1
-    res = {k: [] for k in KINDS}
+    kinds = p['kinds']
+    res = {k: [] for k in kinds}
     for rep in range(1, p['reps'] + 1):
-        for kind in KINDS:
+        for kind in kinds:
             try:
                 res[kind].append(measure(share, '%s-%d' % (kind, rep), kind, p))
             except Refused as e:
@@ -382,15 +393,15 @@ def main(argv):
     if errors:
         for e in errors:
             print('taillat: %s' % e, file=sys.stderr)
-        print('taillat: %d of %d measurements refused: no table' % (len(errors), 3 * p['reps']),
-              file=sys.stderr)
+        print('taillat: %d of %d measurements refused: no table'
+              % (len(errors), len(kinds) * p['reps']), file=sys.stderr)
         return 1
-    for kind in KINDS:
+    for kind in kinds:
         for r in res[kind]:
             if len(r['samples']) != p['iters'] - 1:
                 print('taillat: %s: %d per-exchange samples, not %d: its latency-over-time '
                       'curve is incomplete' % (kind, len(r['samples']), p['iters'] - 1), file=sys.stderr)
-    for kind in KINDS:
+    for kind in kinds:
         for r, a in zip(res[kind], res['alone']):
             r['p99_x'] = r['p99'] / a['p99']
     print(table(p, res, cmd))
@@ -416,9 +427,13 @@ def table(p, res, cmd):
             % (p['size'], p['iters'], p['mtu']),
             '# bulk: ib_write_bw -s 65536 -q %d -u 17 -m %d --tclass=2 from %d s before it until it ended;'
             % (p['n'], p['mtu'], p['warm']),
-            '# with DCQCN (on): the lab preset of selftests/dcqcn/lab-preset.sh on both hosts.',
-            '# %d repetitions of (alone, off, on), interleaved; each figure: median [min-max].'
-            % p['reps']]
+            '# with DCQCN (on): the lab preset of selftests/dcqcn/lab-preset.sh on both hosts.']
+    if p['fixed_kbps']:
+        out.append('# fixed: the preset with every bulk QP held at %d kb/s (rp_min_rate_kbps = '
+                   'rp_max_rate_kbps), no congestion control at work: a reference'
+                   % p['fixed_kbps'])
+    out.append('# %d repetitions of (%s), interleaved; each figure: median [min-max].'
+               % (p['reps'], ', '.join(p['kinds'])))
     cols = [('scenario', None, None), ('p50_ms', 'p50', '%.2f'), ('p99_ms', 'p99', '%.2f'),
             ('p999_ms', 'p999', '%.2f'), ('p99_x', 'p99_x', '%.1f'),
             ('bulk_util', 'util', '%.3f'), ('win_s', 'win_s', '%.1f'),
@@ -426,7 +441,8 @@ def table(p, res, cmd):
             ('q50_ms', 'q50', '%.1f'), ('q99_ms', 'q99', '%.1f'), ('ce', 'ce', '%d'),
             ('drops', 'drops', '%d'), ('flows', 'flows', '%d')]
     rows = [[c[0] for c in cols]]
-    for kind in KINDS:
+    kinds = p['kinds']
+    for kind in kinds:
         row = [kind]
         for _, key, f in cols[1:]:
             vals = [r[key] for r in res[kind] if r[key] is not None]
@@ -437,7 +453,7 @@ def table(p, res, cmd):
             else:
                 row.append(spread(vals, f))
         rows.append(row)
-    lossy = ['%s-%d' % (k, i + 1) for k in KINDS for i, r in enumerate(res[k]) if r['lossy']]
+    lossy = ['%s-%d' % (k, i + 1) for k in kinds for i, r in enumerate(res[k]) if r['lossy']]
     w = [max(len(r[i]) for r in rows) for i in range(len(cols))]
     out += ['  '.join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip() for r in rows]
     wb, ab = frame_bytes(p['size'], p['mtu'])
@@ -450,7 +466,10 @@ def table(p, res, cmd):
         out.append('# small_Mbps, flows and the plot\'s per-QP rates are lower bounds: the capture on '
                    'ifb0 lost packets (cap_frac < %.2f, or fewer packets than RED marked CE) in %s'
                    % (CAP_OK, ', '.join(lossy)))
-    for kind, what in (('on', 'target (with DCQCN)'), ('off', 'the same criteria without DCQCN')):
+    verdicts = [('on', 'target (with DCQCN)'), ('off', 'the same criteria without DCQCN')]
+    if FIXED in kinds:
+        verdicts.append((FIXED, 'the same criteria for the fixed allocation (reference)'))
+    for kind, what in verdicts:
         x = med([r['p99_x'] for r in res[kind]])
         u = med([r['util'] for r in res[kind]])
         ok = x <= TARGET_P99_X and u >= TARGET_UTIL
@@ -458,9 +477,10 @@ def table(p, res, cmd):
                    'of the bottleneck: %.3f; %s' % (what, TARGET_P99_X, x, TARGET_UTIL, u,
                                                     'met' if ok else 'not met'))
     a99 = med([r['p99'] for r in res['alone']])
+    fx = (', %.1f ms fixed' % med([r['q50'] for r in res[FIXED]])) if FIXED in kinds else ''
     out.append('# queue delay at the bottleneck (backlog / rate), median of the q50s: %.1f ms '
-               'without DCQCN, %.1f ms with it; unloaded p99 %.2f ms'
-               % (med([r['q50'] for r in res['off']]), med([r['q50'] for r in res['on']]), a99))
+               'without DCQCN, %.1f ms with it%s; unloaded p99 %.2f ms'
+               % (med([r['q50'] for r in res['off']]), med([r['q50'] for r in res['on']]), fx, a99))
     return '\n'.join(out)
 
 
@@ -468,11 +488,12 @@ def plot_data(d, p, res):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, 'pct.dat'), 'w') as f:
         f.write('# x scenario rep p50_ms p99_ms p999_ms\n')
-        for k, kind in enumerate(KINDS):
+        for k, kind in enumerate(p['kinds']):
             for i, r in enumerate(res[kind]):
                 x = k + 1 + (i - (p['reps'] - 1) / 2) * 0.1
                 f.write('%.2f %s %d %.3f %.3f %.3f\n' % (x, kind, i + 1, r['p50'], r['p99'], r['p999']))
-    meta = ['bn = %g' % p['bn_mbit'], 'nbulk = %d' % p['n'], 'reps = %d' % p['reps']]
+    meta = ['bn = %g' % p['bn_mbit'], 'nbulk = %d' % p['n'], 'reps = %d' % p['reps'],
+            'nkinds = %d' % len(p['kinds'])]
     for kind in ('off', 'on'):
         # The repetition whose p99 is the median one: a typical run.
         byp99 = sorted(range(len(res[kind])), key=lambda i: res[kind][i]['p99'])

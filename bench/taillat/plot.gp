@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The plot of bench/taillat, from the data analyze.py writes:
 #   gnuplot -e "dir='PLOTDIR'; png='OUT.png'" bench/taillat/plot.gp
-# Top: the small flow's p50/p99/p99.9 in each repetition of each scenario.
+# Top: the small flow's p50/p99/p99.9 in each repetition of each scenario
+# (the fixed-rate reference if the run had it).
 # Below: for the typical (median-p99) repetition of each loaded scenario,
 # what each QP moved through the bottleneck per 0.5 s (the capture) and
 # what the bottleneck sent in all (its counter), the small flow's every
@@ -17,8 +18,9 @@ set grid
 set title sprintf("small flow latency (perftest's one-way figure), %d repetitions of each scenario", reps)
 set logscale y
 set ylabel "ms"
-set xrange [0.5:3.5]
-set xtics ("alone (unloaded)" 1, "+ bulk, without DCQCN" 2, "+ bulk, with DCQCN" 3)
+set xrange [0.5:nkinds + 0.5]
+set xtics ("alone (unloaded)" 1, "+ bulk, without DCQCN" 2, "+ bulk, with DCQCN" 3, \
+           "+ bulk at a fixed rate (reference)" 4)
 set key top left
 plot dir.'/pct.dat' using 1:4 with points pt 7 ps 1.3 lc rgb "#1b9e77" title "p50", \
      '' using 1:5 with points pt 5 ps 1.3 lc rgb "#d95f02" title "p99", \

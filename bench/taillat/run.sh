@@ -4,8 +4,8 @@
 # Tail latency of a small-message flow (gradient synchronisation, say) that
 # shares the ECN bottleneck of bench/incast with N bulk QPs, in two lab
 # guests, in one run, each scenario repeated REPS times, interleaved
-# (alone, off, on, alone, off, on, ...) so that a slow phase of the
-# machine hits all three alike:
+# (alone, off, on, fixed, alone, off, ...) so that a slow phase of the
+# machine hits them all alike:
 #
 #   alone  the small flow alone through the bottleneck: the unloaded
 #          baseline
@@ -13,6 +13,12 @@
 #          bottleneck, without rocetune
 #   on     the same with rocetune's DCQCN (the lab preset of
 #          selftests/dcqcn/lab-preset.sh) on both hosts
+#   fixed  the same with each bulk QP paced by rocetune at one fixed
+#          rate (the preset with rp_min_rate_kbps = rp_max_rate_kbps =
+#          TAILLAT_FIXED), so that no congestion control moves it: a
+#          reference, the latency an allocation that is perfect and
+#          steady at that utilisation gets in this lab; what DCQCN
+#          reaches at the same utilisation can be no better
 #
 # The small flow is ib_write_lat -s SIZE -n ITERS -U from host2 to host1
 # (perftest's one-way figure: half the round trip; its writes and their
@@ -20,12 +26,15 @@
 # replies do not). The bulk QPs start WARM seconds before it, run until it
 # ended and are then stopped, so every latency sample is a loaded one.
 #
-#   bench/taillat/run.sh [lab-run options]     (on the host; ~12 min)
+#   bench/taillat/run.sh [lab-run options]     (on the host; ~16 min)
 #   Environment: TAILLAT_REPS (default 3), TAILLAT_N (bulk QPs, 4),
 #                TAILLAT_SIZE (small message bytes, 64), TAILLAT_ITERS
 #                (small flow exchanges, 1000), TAILLAT_WARM (s of bulk
 #                before the small flow, 5), TAILLAT_LATMAX (s a small flow
-#                may take, 300), BN_MBIT (8), ROCE_MTU (256), RED_MIN,
+#                may take, 300), TAILLAT_FIXED (kb/s of each bulk QP in
+#                the fixed scenario; default 0.92 of BN_MBIT over
+#                TAILLAT_N; 0 leaves the scenario out), BN_MBIT (8),
+#                ROCE_MTU (256), RED_MIN,
 #                RED_MAX (bytes), RED_BURST (the bottleneck's RED;
 #                lab-preset.sh's defaults), RTUNE_EXTRA (lab preset
 #                overrides), TAILLAT_RESULTS (the table, default
@@ -63,6 +72,13 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	out=$(mktemp -d /tmp/rocetune-taillat.XXXXXX) || nok "mktemp"
 	cmd="TAILLAT_REPS=${TAILLAT_REPS:-3} TAILLAT_N=${TAILLAT_N:-4} TAILLAT_SIZE=${TAILLAT_SIZE:-64}"
 	cmd+=" TAILLAT_ITERS=${TAILLAT_ITERS:-1000} TAILLAT_WARM=${TAILLAT_WARM:-5}"
+	# The fixed scenario's rate: 0.92 of the bottleneck over the bulk QPs,
+	# just above the target's 0.90 (RED's counter counts the headers the
+	# pacing counts, so the share is the utilisation).
+	fixed=${TAILLAT_FIXED-$(awk -v b="${BN_MBIT:-8}" -v n="${TAILLAT_N:-4}" \
+		'BEGIN { if (n > 0) printf "%d", b * 920 / n }')}
+	[[ $fixed =~ ^[0-9]+$ ]] || nok "TAILLAT_FIXED='$fixed' is not a rate in kb/s (0: no fixed scenario)"
+	cmd+=" TAILLAT_FIXED=$fixed"
 	# The bottleneck's RED (selftests/dcqcn/lab-preset.sh's defaults).
 	red_min=${RED_MIN:-30000} red_max=${RED_MAX:-90000} red_burst=${RED_BURST:-45}
 	cmd+=" TAILLAT_LATMAX=${TAILLAT_LATMAX:-300} BN_MBIT=${BN_MBIT:-8} ROCE_MTU=${ROCE_MTU:-256}"
@@ -73,6 +89,7 @@ if [[ -z ${LAB_HOST:-} ]]; then
 		--env TAILLAT_REPS="${TAILLAT_REPS:-3}" --env TAILLAT_N="${TAILLAT_N:-4}" \
 		--env TAILLAT_SIZE="${TAILLAT_SIZE:-64}" --env TAILLAT_ITERS="${TAILLAT_ITERS:-1000}" \
 		--env TAILLAT_WARM="${TAILLAT_WARM:-5}" --env TAILLAT_LATMAX="${TAILLAT_LATMAX:-300}" \
+		--env TAILLAT_FIXED="$fixed" \
 		--env BN_MBIT="${BN_MBIT:-8}" --env ROCE_MTU="${ROCE_MTU:-256}" \
 		--env RED_MIN="$red_min" --env RED_MAX="$red_max" --env RED_BURST="$red_burst" \
 		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" --env BN_AQM="${BN_AQM:-red}" \
@@ -102,6 +119,9 @@ SIZE=${TAILLAT_SIZE:-64}
 ITERS=${TAILLAT_ITERS:-1000}
 WARM=${TAILLAT_WARM:-5}
 LATMAX=${TAILLAT_LATMAX:-300}
+FIXED=${TAILLAT_FIXED:-0}
+KINDS="alone off on"
+((FIXED > 0)) && KINDS+=" fixed"
 MTU=${ROCE_MTU:-256}
 BULK_PORT=18515
 LAT_PORT=18516
@@ -113,14 +133,23 @@ if ((LAB_HOST == 1)); then
 	# What the analysis on the host needs to know about this run.
 	printf '%s\n' "kernel $(uname -r)" "bn_mbit $BN_MBIT" "red $RED_MIN $RED_MAX $RED_LIMIT" \
 		"reps $REPS" "n $N" "size $SIZE" "iters $ITERS" "warm $WARM" "mtu $MTU" \
-		"red_burst $RED_BURST" "aqm $BN_AQM $BN_CE_MS $BN_CODEL_LIMIT" >"$D/params"
+		"red_burst $RED_BURST" "aqm $BN_AQM $BN_CE_MS $BN_CODEL_LIMIT" \
+		"fixed_kbps $FIXED" >"$D/params"
 fi
 
-# run KIND NAME: one measurement; KIND alone, off or on.
+# run KIND NAME: one measurement; KIND alone, off, on or fixed.
 run() {
 	local kind=$1 name=$2 mon cap mk a b
+	local -a preset
 	if [[ $kind == on ]]; then
 		bench_load preset || bench_fail "$name: rocetune with the lab preset did not load"
+	elif [[ $kind == fixed ]]; then
+		# The preset, then one rate for every bulk QP: a cut cannot go
+		# below rp_min_rate_kbps nor an increase above rp_max_rate_kbps.
+		preset=("${RTUNE_LAB_PRESET[@]}")
+		RTUNE_LAB_PRESET+=("rp_max_rate_kbps=$FIXED" "rp_min_rate_kbps=$FIXED")
+		bench_load preset || bench_fail "$name: rocetune at a fixed $FIXED kb/s a QP did not load"
+		RTUNE_LAB_PRESET=("${preset[@]}")
 	fi
 	if ((LAB_HOST == 1)); then
 		# A new RED: every run starts from an empty average (lab-preset.sh).
@@ -196,17 +225,17 @@ run() {
 		kill -TERM "$cap"; wait "$cap"
 		echo "$(rtune_lab_redstat dropped) $(rtune_lab_redstat marked)" >"$D/red1-$name"
 	fi
-	if [[ $kind == on ]]; then
+	if [[ $kind == on || $kind == fixed ]]; then
 		bench_unload || bench_fail "$name: rmmod rocetune failed"
 	fi
 	bench_bar "done-$name" 200
 }
 
 for i in $(seq "$REPS"); do
-	for kind in alone off on; do
+	for kind in $KINDS; do
 		run "$kind" "$kind-$i"
 	done
 done
 bench_bar end 300
 echo "1..1"
-echo "ok 1 bench: $REPS x (alone, off, on) measured"
+echo "ok 1 bench: $REPS x (${KINDS// /, }) measured"

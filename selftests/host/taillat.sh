@@ -6,7 +6,8 @@
 # medians and spreads, the p99 ratio to the unloaded run, the bulk
 # utilisation from the bottleneck's own counter in the small flow's window
 # (its bytes subtracted; a lossy capture flagged without changing it), the target's verdict with and
-# without DCQCN, the plot drawn; and each kind of empty or broken
+# without DCQCN, the plot drawn, the fixed-rate reference scenario's row,
+# verdict and place in the plot; and each kind of empty or broken
 # measurement refused with exit 1, the file named and no table printed (a
 # run that measured nothing must not become a row of zeros).
 # bench/incast/analyze.py reads flowcap's new four-field bins as it read
@@ -29,7 +30,7 @@ trap 'rm -rf "$T"' EXIT
 
 tap_header
 "$PY" "$SYNTH" "$T" noresult uncal emptycap nobulk capnobulk noqueue nowin nomarks outside nosent \
-	stuck gap backwards lossy capshort || tap_bail "taillat_synth.py failed"
+	stuck gap backwards lossy capshort fixed fixedgone || tap_bail "taillat_synth.py failed"
 "$PY" "$A" --command "made up" "$T/good" "$T/plot" >"$T/table" 2>"$T/err"
 good_rc=$?
 
@@ -39,11 +40,12 @@ t_good() {
 }
 tap_ok "a whole run: exit 0, nothing on stderr" t_good
 
-# row SCENARIO COLUMN: one cell of the table (cells are "median [min-max]").
+# cell SCENARIO COLUMN [TABLE]: one cell of the table ($T/table unless
+# named; cells are "median [min-max]").
 cell() {
 	awk -v s="$1" -v c="$2" '
 		$1 == "scenario" { for (i = 1; i <= NF; i++) col[$i] = i }
-		$1 == s { n = split($0, f, /  +/); for (i = 1; i <= n; i++) if (i == col[c]) print f[i] }' "$T/table"
+		$1 == s { n = split($0, f, /  +/); for (i = 1; i <= n; i++) if (i == col[c]) print f[i] }' "${3:-$T/table}"
 }
 t_cells() {
 	local want got
@@ -102,6 +104,57 @@ t_plot() {
 	[ "$(head -c 4 "$T/p.png" | od -An -c | tr -d ' ')" = '211PNG' ] || { echo "not a PNG"; return 1; }
 }
 tap_ok "plot data (every exchange of the typical run) and the PNG (if gnuplot is installed)" t_plot
+
+# The fixed-rate reference: a fourth row, its own verdict, a fourth place
+# in the plot; a run without it (params without fixed_kbps, as before the
+# scenario existed) has three rows.
+t_fixed() {
+	local want got rc
+	"$PY" "$A" --command "made up" "$T/fixed" "$T/plot-fixed" >"$T/table-fixed" 2>"$T/fixed.err"
+	rc=$?
+	[ "$rc" -eq 0 ] || { echo "exit $rc"; cat "$T/fixed.err"; return 1; }
+	while read -r s c want; do
+		got=$(cell "$s" "$c" "$T/table-fixed")
+		[ "$got" = "$want" ] || { echo "$s $c: got '$got', expected '$want'"; return 1; }
+	done <<-EOF
+	fixed p99_ms 2.50 [2.25-2.75]
+	fixed p99_x 2.5 [2.5-2.5]
+	fixed bulk_util 0.920 [0.920-0.920]
+	fixed q99_ms 1.0 [1.0-1.0]
+	on p99_x 1.5 [1.5-1.5]
+	EOF
+	grep -qx '# fixed: the preset with every bulk QP held at 1840 kb/s (rp_min_rate_kbps = rp_max_rate_kbps), no congestion control at work: a reference' "$T/table-fixed" ||
+		{ echo "no description of the fixed scenario"; return 1; }
+	grep -qx '# the same criteria for the fixed allocation (reference): p99 within 2x of the unloaded p99: 2.5x; bulk keeps >= 0.90 of the bottleneck: 0.920; not met' "$T/table-fixed" ||
+		{ grep '^# the same' "$T/table-fixed"; return 1; }
+	grep -q '^# 3 repetitions of (alone, off, on, fixed), interleaved' "$T/table-fixed" ||
+		{ echo "the repetitions line does not name fixed"; return 1; }
+	if [ -n "$(cell fixed p99_ms)" ] || grep -q 'fixed' "$T/table"; then
+		echo "a run without the scenario has a fixed row or line"
+		return 1
+	fi
+	[ "$(grep -c ' fixed ' "$T/plot-fixed/pct.dat")" -eq 3 ] || { echo "pct.dat: not 3 fixed points"; return 1; }
+	command -v gnuplot >/dev/null || return 0
+	gnuplot -e "dir='$T/plot-fixed'; png='$T/pf.png'" "$TOP/bench/taillat/plot.gp" 2>"$T/gpf.err" ||
+		{ cat "$T/gpf.err"; return 1; }
+}
+tap_ok "the fixed-rate reference: its row and verdict (2.5x, 0.92: not met), a fourth place in the plot" t_fixed
+
+t_fixedgone() {
+	local out rc
+	out=$("$PY" "$A" "$T/fixedgone" "$T/plot-fixedgone" 2>"$T/fixedgone.err")
+	rc=$?
+	if [ "$rc" -ne 1 ] || [ -n "$out" ]; then
+		echo "exit $rc, output: $out"
+		return 1
+	fi
+	if ! grep -q 'lat-fixed-2.log' "$T/fixedgone.err" ||
+		! grep -q '1 of 12 measurements refused: no table' "$T/fixedgone.err"; then
+		cat "$T/fixedgone.err"
+		return 1
+	fi
+}
+tap_ok "refused: a fixed-rate run without its perftest log (1 of 12)" t_fixedgone
 
 # refused FAULT WHAT: exit 1, WHAT on stderr, nothing on stdout.
 refused() {

@@ -7,6 +7,9 @@ lat-NAME.log), on stdout; the plot's data in PLOTDIR (pct.dat,
 rates-KIND.dat, total-KIND.dat, lat-KIND.dat, queue-KIND.dat, meta.gp,
 for plot.gp). NAME is KIND-REP, KIND alone, off, on or fixed (the
 last only if params has a fixed_kbps above 0: runs before it had none).
+fixed is a reference: the bulk QPs paced by rocetune at fixed_kbps each,
+which no congestion control moves, the latency of a perfect, steady
+allocation at that utilisation in this lab.
 
 The window of a measurement is the small flow's own, on host1's clock:
 marks.py times the lines of its server's log, the header perftest prints
@@ -24,11 +27,6 @@ p50/p99/p999_ms  the small flow's t_typical, 99 % and 99.9 % percentiles,
                  perftest leaves out the 2 largest of its ITERS-1 samples
                  first, so at 1000 exchanges its p99.9 is one of the three
                  largest: a tail figure, not a statistic of its own.
-fixed            (a scenario) the bulk QPs paced by rocetune at one rate
-                 each (fixed_kbps), so that no congestion control moves
-                 them: the reference of a perfect, steady allocation at
-                 that utilisation in this lab.
-
 p99_x            the p99 over the unloaded (alone) p99 of the same
                  repetition (runs interleaved: each pair shares the
                  machine's state).

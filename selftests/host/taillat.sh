@@ -47,12 +47,17 @@ cell() {
 		$1 == "scenario" { for (i = 1; i <= NF; i++) col[$i] = i }
 		$1 == s { n = split($0, f, /  +/); for (i = 1; i <= n; i++) if (i == col[c]) print f[i] }' "${3:-$T/table}"
 }
-t_cells() {
-	local want got
+# cells TABLE: each "SCENARIO COLUMN expected cell" line on stdin must be
+# what TABLE has.
+cells() {
+	local s c want got
 	while read -r s c want; do
-		got=$(cell "$s" "$c")
+		got=$(cell "$s" "$c" "$1")
 		[ "$got" = "$want" ] || { echo "$s $c: got '$got', expected '$want'"; return 1; }
-	done <<-EOF
+	done
+}
+t_cells() {
+	cells "$T/table" <<-EOF
 	alone p99_ms 1.00 [0.90-1.10]
 	off p99_ms 50.00 [45.00-55.00]
 	on p99_ms 1.50 [1.35-1.65]
@@ -109,14 +114,11 @@ tap_ok "plot data (every exchange of the typical run) and the PNG (if gnuplot is
 # in the plot; a run without it (params without fixed_kbps, as before the
 # scenario existed) has three rows.
 t_fixed() {
-	local want got rc
+	local rc
 	"$PY" "$A" --command "made up" "$T/fixed" "$T/plot-fixed" >"$T/table-fixed" 2>"$T/fixed.err"
 	rc=$?
 	[ "$rc" -eq 0 ] || { echo "exit $rc"; cat "$T/fixed.err"; return 1; }
-	while read -r s c want; do
-		got=$(cell "$s" "$c" "$T/table-fixed")
-		[ "$got" = "$want" ] || { echo "$s $c: got '$got', expected '$want'"; return 1; }
-	done <<-EOF
+	cells "$T/table-fixed" <<-EOF || return 1
 	fixed p99_ms 2.50 [2.25-2.75]
 	fixed p99_x 2.5 [2.5-2.5]
 	fixed bulk_util 0.920 [0.920-0.920]

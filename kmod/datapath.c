@@ -374,6 +374,7 @@ static void rtune_dp_work(struct work_struct *work)
 	}
 	rcu_read_unlock();
 	rtune_pacing_check(dp, id, sizeof(id), true);
+	rtune_pacing_sweep(dp);
 	dp->next_sweep = jiffies + RTUNE_WORK_PERIOD;
 out:
 	/* A kick since the batch was taken has queued the work already. */
@@ -414,6 +415,7 @@ int rtune_dp_attach(struct rtune_dev *dev)
 	dp->port = port;
 	RCU_INIT_POINTER(dp->params, params);
 	INIT_LIST_HEAD(&dp->qps);
+	spin_lock_init(&dp->new_qp_lock);
 	atomic_set(&dp->nunconfirmed, 0);
 	init_llist_head(&dp->learn);
 	INIT_DELAYED_WORK(&dp->work, rtune_dp_work);
@@ -550,6 +552,8 @@ ssize_t rtune_dp_counters_show(struct rtune_dp *dp, char *page)
 		{ "rx_merged_skbs", &c->rx_merged_skbs },
 		{ "rx_merged_pkts", &c->rx_merged_pkts },
 		{ "rx_merged_refused", &c->rx_merged_refused },
+		{ "new_qp_paced_pkts", &c->new_qp_paced_pkts },
+		{ "new_qp_slots_full", &c->new_qp_slots_full },
 	};
 	ssize_t n;
 	size_t i;

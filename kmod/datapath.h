@@ -157,7 +157,13 @@ struct rtune_dp_counters {
 	atomic64_t rx_merged_skbs;
 	atomic64_t rx_merged_pkts;	/* each handled as one packet */
 	atomic64_t rx_merged_refused;	/* merged skbs not walked (see hooks.c) */
+	/* Sent by a QP with no live entry yet (pacing.c, "a new QP's rate"). */
+	atomic64_t new_qp_paced_pkts;	/* paced at a new QP's rate */
+	atomic64_t new_qp_slots_full;	/* not paced: every slot was taken */
 };
+
+/* Sockets of QPs not live yet that one device paces at a new QP's rate. */
+#define RTUNE_NEW_QP_SLOTS	64
 
 struct rtune_dp {
 	struct list_head list;		/* rtune_dp_list, RCU */
@@ -183,6 +189,14 @@ struct rtune_dp {
 	 */
 	atomic_t nunconfirmed;
 	u32 watch_qpn;			/* qp_watch; WRITE/READ_ONCE */
+	/*
+	 * Protects @new_qp_sk: the sockets of QPs with no live entry that
+	 * the transmit hook paces at the rate a new QP starts at, each held
+	 * (sock_hold()), and the pacing rates written to them from there.
+	 * Taken with BH off; nests inside rtune_qp.lock.
+	 */
+	spinlock_t new_qp_lock;
+	struct sock *new_qp_sk[RTUNE_NEW_QP_SLOTS];	/* NULL: free */
 	struct llist_head learn;	/* rtune_qps to resolve in the worker */
 	struct delayed_work work;	/* learn, sweep, check the qdisc */
 	unsigned long next_sweep;	/* jiffies; worker only */
@@ -234,5 +248,6 @@ void rtune_pacing_update(struct rtune_dp *dp, struct rtune_qp *qp,
 			 const struct rtune_dp_params *p);
 void rtune_pacing_forget(struct rtune_qp *qp);
 void rtune_pacing_release(struct rtune_dp *dp);
+void rtune_pacing_sweep(struct rtune_dp *dp);
 
 #endif /* _ROCETUNE_DATAPATH_H */

@@ -24,6 +24,12 @@
  * hashes agree in those bits share a flow and its pacing, so nodes with
  * many QPs want a wider mask (Documentation/datapath.rst).
  *
+ * A QP the table has no live entry for is paced too, at the rate a new
+ * QP starts at, when that rate needs pacing (rp_max_rate_kbps set): a
+ * sending QP is only learned when its first ACK comes back, and its first
+ * window would otherwise leave at whatever rate rxe sends, past every
+ * ceiling (rtune_pacing_new_qp()).
+ *
  * Only packets rxe itself sent are touched (rtune_skb_from_rxe()): a
  * local user can send UDP to port 4791 with a BTH naming any QP, and a
  * forwarded packet may carry anything.
@@ -48,6 +54,11 @@
 
 /* A socket's pacing rate when nothing holds it back: fq's "unlimited". */
 #define RTUNE_PACE_NONE		(~0UL)
+/*
+ * rtune_qp.pace_bps when the socket's rate is not the entry's to know (it
+ * was paced as a new QP's): never a rate written, so the next one is.
+ */
+#define RTUNE_PACE_UNKNOWN	0UL
 
 /*
  * Whether rxe sent @skb. rxe transmits every packet from its QP's own
@@ -256,6 +267,91 @@ void rtune_pacing_forget(struct rtune_qp *qp)
 	qp->sk = NULL;
 }
 
+/*
+ * Take @sk out of @dp's new-QP slots; returns whether it was there. The
+ * caller drops the slot's reference (sock_put()) once the lock is let go.
+ * dp->new_qp_lock held.
+ */
+static bool rtune_new_qp_untrack(struct rtune_dp *dp, const struct sock *sk)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&dp->new_qp_lock);
+	for (i = 0; i < RTUNE_NEW_QP_SLOTS; i++) {
+		if (dp->new_qp_sk[i] == sk) {
+			dp->new_qp_sk[i] = NULL;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A packet of an RC or UC QP that has no live entry yet. A sending QP is
+ * learned only when its first ACK comes back (hooks.c), so without this
+ * its first window (rxe sends up to 128 packets before it waits) would
+ * leave at whatever rate rxe sends, past rp_max_rate_kbps. Its socket is
+ * paced at the rate a new QP starts at (the maximum) when that needs
+ * pacing, and kept in one of RTUNE_NEW_QP_SLOTS slots with a reference,
+ * so that the pacing can be taken back: when the QP's entry takes the
+ * socket over (rtune_pacing_tx()), when the rate no longer needs pacing,
+ * and when the datapath goes (rtune_pacing_release()). With every slot
+ * taken the packet leaves unpaced and is counted. A qp_ctl cap on a QP
+ * not live yet does not hold here: only the entry knows it.
+ */
+static void rtune_pacing_new_qp(struct rtune_dp *dp, const struct rtune_dp_params *p,
+				struct sk_buff *skb)
+{
+	bool limited = p->pace_at_max && !READ_ONCE(dp->pacing_released);
+	unsigned long bps = RTUNE_PACE_NONE;
+	struct sock *sk = skb->sk, *put = NULL;
+	unsigned int i, slot = RTUNE_NEW_QP_SLOTS;
+
+	if (limited && READ_ONCE(dp->pacing_active))
+		bps = (unsigned long)p->dc.max_rate_kbps * 125;
+	/* Paced at this rate already, or neither paced nor to be. */
+	if (READ_ONCE(sk->sk_pacing_rate) == bps)
+		goto out;
+	spin_lock_bh(&dp->new_qp_lock);
+	if (bps == RTUNE_PACE_NONE) {
+		/* Only a socket paced from here is unpaced from here. */
+		if (rtune_new_qp_untrack(dp, sk)) {
+			rtune_sk_pace(sk, bps);
+			put = sk;
+		}
+		spin_unlock_bh(&dp->new_qp_lock);
+		goto out;
+	}
+	for (i = 0; i < RTUNE_NEW_QP_SLOTS; i++) {
+		if (dp->new_qp_sk[i] == sk)
+			break;
+		if (!dp->new_qp_sk[i] && slot == RTUNE_NEW_QP_SLOTS)
+			slot = i;
+	}
+	if (i == RTUNE_NEW_QP_SLOTS) {
+		if (slot == RTUNE_NEW_QP_SLOTS) {
+			spin_unlock_bh(&dp->new_qp_lock);
+			atomic64_inc(&dp->cnt.new_qp_slots_full);
+			atomic64_inc(&dp->cnt.unpaced_pkts);
+			return;
+		}
+		sock_hold(sk);
+		dp->new_qp_sk[slot] = sk;
+	}
+	rtune_sk_pace(sk, bps);
+	spin_unlock_bh(&dp->new_qp_lock);
+out:
+	if (put)
+		sock_put(put);
+	if (bps != RTUNE_PACE_NONE) {
+		/* As for an entry's packets (rtune_pacing_tx()). */
+		skb->tstamp = 0;
+		atomic64_inc(&dp->cnt.new_qp_paced_pkts);
+	} else if (limited) {
+		atomic64_inc(&dp->cnt.unpaced_pkts);
+	}
+}
+
 unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 			     unsigned int l4off)
 {
@@ -263,7 +359,7 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	u8 _hdr[RTUNE_UDP_HLEN + RTUNE_BTH_LEN];
 	u32 rate, dqpn, len = skb->len;
 	bool limited, clamped = false;
-	struct sock *old = NULL;
+	struct sock *old = NULL, *slot = NULL;
 	struct in6_addr daddr;
 	const u8 *hdr, *bth;
 	struct rtune_qp *qp;
@@ -294,24 +390,43 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 		atomic64_inc(&dp->cnt.ect_marked_pkts);
 
 	qp = rtune_qp_lookup_peer(dp, dqpn, &daddr);
-	if (!qp)
+	if (!qp) {
+		/* RC and UC only: rxe's UD QPs (QP1's MADs) are never paced. */
+		if (rtune_bth_opcode(bth) < RTUNE_BTH_OPCODE_RD)
+			rtune_pacing_new_qp(dp, p, skb);
 		return NF_ACCEPT;
+	}
 	WRITE_ONCE(qp->tx_prio, prio);
-	/* Nothing to pace and nothing for the reaction point to count. */
-	if (READ_ONCE(qp->idle_gen) == p->gen)
+	/*
+	 * Nothing to pace and nothing for the reaction point to count, and
+	 * the socket not paced as a new QP's (a commit can race with that).
+	 */
+	if (READ_ONCE(qp->idle_gen) == p->gen &&
+	    READ_ONCE(skb->sk->sk_pacing_rate) == RTUNE_PACE_NONE)
 		return NF_ACCEPT;
 	spin_lock_bh(&qp->lock);
 	/*
 	 * The socket rxe sends this QP's packets from (checked above). A
 	 * new one means a new QP under the number: the old socket is let go.
 	 * The reference keeps the socket ours to write to even after rxe
-	 * releases it; rtune_pacing_forget() drops it.
+	 * releases it; rtune_pacing_forget() drops it. A socket whose rate
+	 * is not the one the entry last wrote was paced as a new QP's
+	 * (rtune_pacing_new_qp()): the entry takes it over, and its own
+	 * rate is written below whatever it is.
 	 */
-	if (unlikely(qp->sk != skb->sk)) {
-		rtune_qp_unpace(qp);
-		old = qp->sk;
-		sock_hold(skb->sk);
-		qp->sk = skb->sk;
+	if (unlikely(qp->sk != skb->sk ||
+		     READ_ONCE(skb->sk->sk_pacing_rate) != qp->pace_bps)) {
+		if (qp->sk != skb->sk) {
+			rtune_qp_unpace(qp);
+			old = qp->sk;
+			sock_hold(skb->sk);
+			qp->sk = skb->sk;
+		}
+		spin_lock(&dp->new_qp_lock);
+		if (rtune_new_qp_untrack(dp, skb->sk))
+			slot = skb->sk;
+		spin_unlock(&dp->new_qp_lock);
+		qp->pace_bps = RTUNE_PACE_UNKNOWN;
 	}
 	dcqcn_rp_on_tx(&qp->rp, &p->dc, rtune_now_us(), len);
 	rate = rtune_qp_rate(qp, p);
@@ -337,6 +452,8 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 	spin_unlock_bh(&qp->lock);
 	if (old)
 		sock_put(old);
+	if (slot)
+		sock_put(slot);
 	if (clamped)
 		atomic64_inc(&dp->cnt.pacing_clamped_pkts);
 	if (limited) {
@@ -350,6 +467,37 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 }
 
 /*
+ * Empty @dp's new-QP slots (@all), unpacing their sockets, or only those
+ * whose socket rxe released (SOCK_DEAD: its rate is nobody's concern).
+ * Returns how many sockets were unpaced. One slot per lock hold, so that
+ * each reference is dropped with the lock let go. Process context.
+ */
+static u32 rtune_new_qp_release(struct rtune_dp *dp, bool all)
+{
+	unsigned int i;
+	struct sock *sk;
+	u32 n = 0;
+
+	for (i = 0; i < RTUNE_NEW_QP_SLOTS; i++) {
+		spin_lock_bh(&dp->new_qp_lock);
+		sk = dp->new_qp_sk[i];
+		if (sk && (all || sock_flag(sk, SOCK_DEAD))) {
+			dp->new_qp_sk[i] = NULL;
+			if (all) {
+				rtune_sk_pace(sk, RTUNE_PACE_NONE);
+				n++;
+			}
+		} else {
+			sk = NULL;
+		}
+		spin_unlock_bh(&dp->new_qp_lock);
+		if (sk)
+			sock_put(sk);
+	}
+	return n;
+}
+
+/*
  * Before the datapath of @dp goes (device removal, rmmod): no socket
  * stays paced. Every QP's queued packets then leave at fq's full rate, in
  * the order they were queued, ahead of the packets rxe sends once the
@@ -359,9 +507,11 @@ unsigned int rtune_pacing_tx(struct rtune_dp *dp, struct sk_buff *skb, bool v6,
 void rtune_pacing_release(struct rtune_dp *dp)
 {
 	struct rtune_qp *qp;
-	u32 n = 0;
+	u32 n;
 
 	WRITE_ONCE(dp->pacing_released, true);
+	/* New QPs' sockets first: a hook that sees the flag leaves them be. */
+	n = rtune_new_qp_release(dp, true);
 	/* Every transmit hook that starts after this sees the flag. */
 	synchronize_net();
 	rcu_read_lock();
@@ -372,7 +522,18 @@ void rtune_pacing_release(struct rtune_dp *dp)
 		spin_unlock_bh(&qp->lock);
 	}
 	rcu_read_unlock();
+	/* Any a hook that had not seen the flag paced meanwhile. */
+	n += rtune_new_qp_release(dp, true);
 	if (n)
 		pr_info("%s: pacing of %u QP%s released\n",
 			dev_name(&dp->dev->ibdev->dev), n, n == 1 ? "" : "s");
+}
+
+/*
+ * The worker, once a second: a slot whose socket rxe has released (its
+ * QP destroyed before its entry took it over) is given back.
+ */
+void rtune_pacing_sweep(struct rtune_dp *dp)
+{
+	rtune_new_qp_release(dp, false);
 }

@@ -74,6 +74,8 @@
 #define RTUNE_BTH_PSN_MASK	0xffffffu
 
 #define RTUNE_BTH_OPCODE_CNP	0x81
+/* Opcodes below this are RC (0x00-0x1f) and UC (0x20-0x3f); RD starts here. */
+#define RTUNE_BTH_OPCODE_RD	0x40
 
 /* CNP: the reserved bytes after the BTH, and the ICRC after them. */
 #define RTUNE_CNP_PAD		16

@@ -162,8 +162,18 @@ struct rtune_dp_counters {
 	atomic64_t new_qp_slots_full;	/* not paced: every slot was taken */
 };
 
-/* Sockets of QPs not live yet that one device paces at a new QP's rate. */
+/* Sockets one device tracks without a live entry (pacing.c). */
 #define RTUNE_NEW_QP_SLOTS	64
+
+/*
+ * One of them, held (sock_hold()): paced at a new QP's rate, or with
+ * @hands_off, a socket whose entry went while rxe still had it (the QP
+ * is being destroyed), never to be paced again.
+ */
+struct rtune_new_qp_slot {
+	struct sock *sk;		/* NULL: free */
+	bool hands_off;
+};
 
 struct rtune_dp {
 	struct list_head list;		/* rtune_dp_list, RCU */
@@ -190,13 +200,13 @@ struct rtune_dp {
 	atomic_t nunconfirmed;
 	u32 watch_qpn;			/* qp_watch; WRITE/READ_ONCE */
 	/*
-	 * Protects @new_qp_sk: the sockets of QPs with no live entry that
-	 * the transmit hook paces at the rate a new QP starts at, each held
-	 * (sock_hold()), and the pacing rates written to them from there.
-	 * Taken with BH off; nests inside rtune_qp.lock.
+	 * Protects @new_qp: the sockets with no live entry that the
+	 * transmit hook paces at the rate a new QP starts at or keeps its
+	 * hands off, and the pacing rates written to them from there. Taken
+	 * with BH off; nests inside rtune_qp.lock.
 	 */
 	spinlock_t new_qp_lock;
-	struct sock *new_qp_sk[RTUNE_NEW_QP_SLOTS];	/* NULL: free */
+	struct rtune_new_qp_slot new_qp[RTUNE_NEW_QP_SLOTS];
 	struct llist_head learn;	/* rtune_qps to resolve in the worker */
 	struct delayed_work work;	/* learn, sweep, check the qdisc */
 	unsigned long next_sweep;	/* jiffies; worker only */

@@ -254,17 +254,51 @@ void rtune_pacing_update(struct rtune_dp *dp, struct rtune_qp *qp,
 }
 
 /*
- * @qp's entry goes (RCU callback): its socket is no longer paced and no
- * longer held. Reached only after rtune_pacing_release() or once the QP
- * is gone, so no other entry paces the socket.
+ * @qp's entry goes (RCU callback): its socket is no longer paced, and no
+ * longer held but by a hands-off slot (below). Reached only after
+ * rtune_pacing_release() or once the QP is gone, so no other entry paces
+ * the socket.
  */
 void rtune_pacing_forget(struct rtune_qp *qp)
 {
+	struct rtune_dp *dp = qp->dp;
+	struct sock *sk = qp->sk;
+	unsigned int i, free;
+
 	rtune_qp_unpace(qp);
-	if (!qp->sk)
+	if (!sk)
 		return;
-	sock_put(qp->sk);
 	qp->sk = NULL;
+	/*
+	 * rxe may still send from the socket: an entry goes once restrack no
+	 * longer knows its QP, and restrack forgets a QP before rxe's
+	 * destroy_qp, which waits for every packet of the QP to be freed
+	 * while the QP goes on retransmitting (6.1). Paced again as a new
+	 * QP's, its packets would never all be out at once, and destroy_qp
+	 * would wait until it gave up (50 s, then a warning). So the socket
+	 * keeps a slot, hands off, until rxe releases it; with no slot free,
+	 * it may be paced again.
+	 */
+	spin_lock_bh(&dp->new_qp_lock);
+	for (i = 0, free = RTUNE_NEW_QP_SLOTS; i < RTUNE_NEW_QP_SLOTS; i++) {
+		if (dp->new_qp[i].sk == sk) {
+			/* Paced as a new QP's while the entry was not live. */
+			rtune_sk_pace(sk, RTUNE_PACE_NONE);
+			dp->new_qp[i].hands_off = true;
+			break;
+		}
+		if (!dp->new_qp[i].sk && free == RTUNE_NEW_QP_SLOTS)
+			free = i;
+	}
+	if (i == RTUNE_NEW_QP_SLOTS && free < RTUNE_NEW_QP_SLOTS &&
+	    !sock_flag(sk, SOCK_DEAD) && !READ_ONCE(dp->pacing_released)) {
+		dp->new_qp[free].sk = sk;
+		dp->new_qp[free].hands_off = true;
+		sk = NULL;
+	}
+	spin_unlock_bh(&dp->new_qp_lock);
+	if (sk)
+		sock_put(sk);
 }
 
 /*
@@ -278,8 +312,8 @@ static bool rtune_new_qp_untrack(struct rtune_dp *dp, const struct sock *sk)
 
 	lockdep_assert_held(&dp->new_qp_lock);
 	for (i = 0; i < RTUNE_NEW_QP_SLOTS; i++) {
-		if (dp->new_qp_sk[i] == sk) {
-			dp->new_qp_sk[i] = NULL;
+		if (dp->new_qp[i].sk == sk) {
+			dp->new_qp[i].sk = NULL;
 			return true;
 		}
 	}
@@ -297,7 +331,8 @@ static bool rtune_new_qp_untrack(struct rtune_dp *dp, const struct sock *sk)
  * socket over (rtune_pacing_tx()), when the rate no longer needs pacing,
  * and when the datapath goes (rtune_pacing_release()). With every slot
  * taken the packet leaves unpaced and is counted. A qp_ctl cap on a QP
- * not live yet does not hold here: only the entry knows it.
+ * not live yet does not hold here: only the entry knows it. A socket
+ * whose entry has gone (rtune_pacing_forget()) is left alone.
  */
 static void rtune_pacing_new_qp(struct rtune_dp *dp, const struct rtune_dp_params *p,
 				struct sk_buff *skb)
@@ -323,10 +358,14 @@ static void rtune_pacing_new_qp(struct rtune_dp *dp, const struct rtune_dp_param
 		goto out;
 	}
 	for (i = 0; i < RTUNE_NEW_QP_SLOTS; i++) {
-		if (dp->new_qp_sk[i] == sk)
+		if (dp->new_qp[i].sk == sk)
 			break;
-		if (!dp->new_qp_sk[i] && slot == RTUNE_NEW_QP_SLOTS)
+		if (!dp->new_qp[i].sk && slot == RTUNE_NEW_QP_SLOTS)
 			slot = i;
+	}
+	if (i < RTUNE_NEW_QP_SLOTS && dp->new_qp[i].hands_off) {
+		spin_unlock_bh(&dp->new_qp_lock);
+		return;
 	}
 	if (i == RTUNE_NEW_QP_SLOTS) {
 		if (slot == RTUNE_NEW_QP_SLOTS) {
@@ -336,7 +375,8 @@ static void rtune_pacing_new_qp(struct rtune_dp *dp, const struct rtune_dp_param
 			return;
 		}
 		sock_hold(sk);
-		dp->new_qp_sk[slot] = sk;
+		dp->new_qp[slot].sk = sk;
+		dp->new_qp[slot].hands_off = false;
 	}
 	rtune_sk_pace(sk, bps);
 	spin_unlock_bh(&dp->new_qp_lock);
@@ -480,10 +520,10 @@ static u32 rtune_new_qp_release(struct rtune_dp *dp, bool all)
 
 	for (i = 0; i < RTUNE_NEW_QP_SLOTS; i++) {
 		spin_lock_bh(&dp->new_qp_lock);
-		sk = dp->new_qp_sk[i];
+		sk = dp->new_qp[i].sk;
 		if (sk && (all || sock_flag(sk, SOCK_DEAD))) {
-			dp->new_qp_sk[i] = NULL;
-			if (all) {
+			dp->new_qp[i].sk = NULL;
+			if (all && !dp->new_qp[i].hands_off) {
 				rtune_sk_pace(sk, RTUNE_PACE_NONE);
 				n++;
 			}

@@ -39,7 +39,7 @@ MUST_PASS="kmod:lifecycle.sh kmod:churn.sh kmod:devices.sh kmod:privilege.sh kmo
 # guest's 228) and runs in the lab on every make check anyway.
 LEFT_OUT="kmod:params.sh"
 LAB_ONLY="kmod:counters.sh dcbsim:stacked.sh dcqcn:ecn-bottleneck.sh
-	dcqcn:qp-many.sh dcqcn:rmmod-traffic.sh dcqcn:idle-pacing.sh
+	dcqcn:qp-many.sh dcqcn:rmmod-traffic.sh dcqcn:idle-pacing.sh dcqcn:first-window.sh
 	dcqcn:datapath-guard.sh dcqcn:gro-fraglist.sh dcqcn:commit-race.sh dcqcn:qp-table.sh dcqcn:storm.sh dcqcn:teardown.sh lab:smoke-1host.sh lab:smoke-2host.sh rocetune:verify.sh
 	rocetune:verify_probe.sh rocetune:qp-counters.sh"
 DCBSIM_ONLY="dcbsim:lifecycle.sh dcbsim:dcb.sh dcbsim:fault.sh dcbsim:counters.sh dcbsim:devlink.sh

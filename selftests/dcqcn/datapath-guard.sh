@@ -48,12 +48,7 @@ P=$RT/rxe0/ports/1
 PORT=18515
 QPS=${GUARD_QPS:-150}
 
-tap_header
-rtune_require
-command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
-modprobe sch_fq
-lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
-gid=$LAB_GID
+qp_suite_up
 lab_fq eth0 || tap_bail "fq"
 tap_ok "insmod rocetune.ko" rtune_load
 wait_for test -d "$P" || tap_bail "no configfs tree"

@@ -66,12 +66,7 @@ SECS=60		# -D: the client is stopped once each round has measured
 END_CAP=460		# kb/s, round 3: as bench/incast's 16 QPs held at their share
 END_SECS=10
 
-tap_header
-rtune_require
-command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
-modprobe sch_fq
-lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
-gid=$LAB_GID
+qp_suite_up
 
 # load CAP [PARAM=VALUE...]: host2's module, with every QP held at CAP
 # kb/s (the floor too: no CE mark comes, and it may be under the default

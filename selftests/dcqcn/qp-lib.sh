@@ -47,3 +47,16 @@ since() {
 	[[ -n $v && -n $2 ]] || { echo "QP not live"; return 1; }
 	echo $((v - $2))
 }
+
+# qp_suite_up: the start the two-host perftest suites share: the TAP
+# header, the module (rtune_require), perftest, fq's module, and rxe0 on
+# eth0 with the peer answering; sets gid to rxe0's RoCEv2 GID index.
+qp_suite_up() {
+	tap_header
+	rtune_require
+	command -v ib_write_bw >/dev/null || tap_skip_all "perftest not installed"
+	modprobe sch_fq
+	lab_rxe_up || tap_bail "rxe0 on eth0 and the peer reachable"
+	# shellcheck disable=SC2034 # read by the suite
+	gid=$LAB_GID
+}

@@ -220,21 +220,32 @@ static bool rtune_qp_unpace(struct rtune_qp *qp)
 }
 
 /*
+ * The pacing rate a socket sending at @rate kb/s gets (bytes per second,
+ * RTUNE_PACE_NONE: none), and in @limited whether it must be held to
+ * @rate (paced, or not for want of fq). While the datapath is released
+ * (rtune_pacing_release()) nothing is held.
+ */
+static unsigned long rtune_pace_bps(const struct rtune_dp *dp,
+				    const struct rtune_dp_params *p, u32 rate,
+				    bool *limited)
+{
+	*limited = rate && (rate < p->dc.max_rate_kbps || p->pace_at_max) &&
+		   !READ_ONCE(dp->pacing_released);
+	if (*limited && READ_ONCE(dp->pacing_active))
+		return (unsigned long)rate * 125;
+	return RTUNE_PACE_NONE;
+}
+
+/*
  * Give @qp's socket the pacing rate @qp has at @rate kb/s, and return
- * whether @qp must be held to @rate (paced, or not for want of fq). While
- * the datapath is released (rtune_pacing_release()) nothing is held.
- * qp->lock held.
+ * whether @qp must be held to @rate (rtune_pace_bps()). qp->lock held.
  */
 static bool rtune_qp_pace(struct rtune_dp *dp, struct rtune_qp *qp,
 			  const struct rtune_dp_params *p, u32 rate)
 {
-	bool limited = rate && (rate < p->dc.max_rate_kbps || p->pace_at_max) &&
-		       !READ_ONCE(dp->pacing_released);
-	unsigned long bps = RTUNE_PACE_NONE;
+	bool limited;
+	unsigned long bps = rtune_pace_bps(dp, p, rate, &limited);
 
-	/* kb/s to the socket's bytes per second */
-	if (limited && READ_ONCE(dp->pacing_active))
-		bps = (unsigned long)rate * 125;
 	if (qp->sk && qp->pace_bps != bps) {
 		rtune_sk_pace(qp->sk, bps);
 		qp->pace_bps = bps;
@@ -254,6 +265,43 @@ void rtune_pacing_update(struct rtune_dp *dp, struct rtune_qp *qp,
 }
 
 /*
+ * The slot of @dp that holds @sk, or NULL; with @free, also the first
+ * free slot (NULL: none), meaningful when @sk has none. dp->new_qp_lock
+ * held.
+ */
+static struct rtune_new_qp_slot *rtune_new_qp_find(struct rtune_dp *dp,
+						   const struct sock *sk,
+						   struct rtune_new_qp_slot **free)
+{
+	struct rtune_new_qp_slot *s;
+
+	lockdep_assert_held(&dp->new_qp_lock);
+	if (free)
+		*free = NULL;
+	for (s = dp->new_qp; s < dp->new_qp + RTUNE_NEW_QP_SLOTS; s++) {
+		if (s->sk == sk)
+			return s;
+		if (free && !s->sk && !*free)
+			*free = s;
+	}
+	return NULL;
+}
+
+/*
+ * Take @sk out of @dp's new-QP slots; returns whether it was there. The
+ * caller drops the slot's reference (sock_put()) once the lock is let go.
+ * dp->new_qp_lock held.
+ */
+static bool rtune_new_qp_untrack(struct rtune_dp *dp, const struct sock *sk)
+{
+	struct rtune_new_qp_slot *s = rtune_new_qp_find(dp, sk, NULL);
+
+	if (s)
+		s->sk = NULL;
+	return s;
+}
+
+/*
  * @qp's entry goes (RCU callback): its socket is no longer paced, and no
  * longer held but by a hands-off slot (below). Reached only after
  * rtune_pacing_release() or once the QP is gone, so no other entry paces
@@ -262,8 +310,8 @@ void rtune_pacing_update(struct rtune_dp *dp, struct rtune_qp *qp,
 void rtune_pacing_forget(struct rtune_qp *qp)
 {
 	struct rtune_dp *dp = qp->dp;
+	struct rtune_new_qp_slot *slot, *free;
 	struct sock *sk = qp->sk;
-	unsigned int i, free;
 
 	rtune_qp_unpace(qp);
 	if (!sk)
@@ -280,44 +328,20 @@ void rtune_pacing_forget(struct rtune_qp *qp)
 	 * it may be paced again.
 	 */
 	spin_lock_bh(&dp->new_qp_lock);
-	for (i = 0, free = RTUNE_NEW_QP_SLOTS; i < RTUNE_NEW_QP_SLOTS; i++) {
-		if (dp->new_qp[i].sk == sk) {
-			/* Paced as a new QP's while the entry was not live. */
-			rtune_sk_pace(sk, RTUNE_PACE_NONE);
-			dp->new_qp[i].hands_off = true;
-			break;
-		}
-		if (!dp->new_qp[i].sk && free == RTUNE_NEW_QP_SLOTS)
-			free = i;
-	}
-	if (i == RTUNE_NEW_QP_SLOTS && free < RTUNE_NEW_QP_SLOTS &&
-	    !sock_flag(sk, SOCK_DEAD) && !READ_ONCE(dp->pacing_released)) {
-		dp->new_qp[free].sk = sk;
-		dp->new_qp[free].hands_off = true;
+	slot = rtune_new_qp_find(dp, sk, &free);
+	if (slot) {
+		/* Paced as a new QP's while the entry was not live. */
+		rtune_sk_pace(sk, RTUNE_PACE_NONE);
+		slot->hands_off = true;
+	} else if (free && !sock_flag(sk, SOCK_DEAD) &&
+		   !READ_ONCE(dp->pacing_released)) {
+		free->sk = sk;
+		free->hands_off = true;
 		sk = NULL;
 	}
 	spin_unlock_bh(&dp->new_qp_lock);
 	if (sk)
 		sock_put(sk);
-}
-
-/*
- * Take @sk out of @dp's new-QP slots; returns whether it was there. The
- * caller drops the slot's reference (sock_put()) once the lock is let go.
- * dp->new_qp_lock held.
- */
-static bool rtune_new_qp_untrack(struct rtune_dp *dp, const struct sock *sk)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&dp->new_qp_lock);
-	for (i = 0; i < RTUNE_NEW_QP_SLOTS; i++) {
-		if (dp->new_qp[i].sk == sk) {
-			dp->new_qp[i].sk = NULL;
-			return true;
-		}
-	}
-	return false;
 }
 
 /*
@@ -337,13 +361,13 @@ static bool rtune_new_qp_untrack(struct rtune_dp *dp, const struct sock *sk)
 static void rtune_pacing_new_qp(struct rtune_dp *dp, const struct rtune_dp_params *p,
 				struct sk_buff *skb)
 {
-	bool limited = p->pace_at_max && !READ_ONCE(dp->pacing_released);
-	unsigned long bps = RTUNE_PACE_NONE;
+	struct rtune_new_qp_slot *slot, *free;
 	struct sock *sk = skb->sk, *put = NULL;
-	unsigned int i, slot = RTUNE_NEW_QP_SLOTS;
+	unsigned long bps;
+	bool limited;
 
-	if (limited && READ_ONCE(dp->pacing_active))
-		bps = (unsigned long)p->dc.max_rate_kbps * 125;
+	/* A new QP starts at the maximum. */
+	bps = rtune_pace_bps(dp, p, p->dc.max_rate_kbps, &limited);
 	/* Paced at this rate already, or neither paced nor to be. */
 	if (READ_ONCE(sk->sk_pacing_rate) == bps)
 		goto out;
@@ -357,26 +381,21 @@ static void rtune_pacing_new_qp(struct rtune_dp *dp, const struct rtune_dp_param
 		spin_unlock_bh(&dp->new_qp_lock);
 		goto out;
 	}
-	for (i = 0; i < RTUNE_NEW_QP_SLOTS; i++) {
-		if (dp->new_qp[i].sk == sk)
-			break;
-		if (!dp->new_qp[i].sk && slot == RTUNE_NEW_QP_SLOTS)
-			slot = i;
-	}
-	if (i < RTUNE_NEW_QP_SLOTS && dp->new_qp[i].hands_off) {
+	slot = rtune_new_qp_find(dp, sk, &free);
+	if (slot && slot->hands_off) {
 		spin_unlock_bh(&dp->new_qp_lock);
 		return;
 	}
-	if (i == RTUNE_NEW_QP_SLOTS) {
-		if (slot == RTUNE_NEW_QP_SLOTS) {
+	if (!slot) {
+		if (!free) {
 			spin_unlock_bh(&dp->new_qp_lock);
 			atomic64_inc(&dp->cnt.new_qp_slots_full);
 			atomic64_inc(&dp->cnt.unpaced_pkts);
 			return;
 		}
 		sock_hold(sk);
-		dp->new_qp[slot].sk = sk;
-		dp->new_qp[slot].hands_off = false;
+		free->sk = sk;
+		free->hands_off = false;
 	}
 	rtune_sk_pace(sk, bps);
 	spin_unlock_bh(&dp->new_qp_lock);

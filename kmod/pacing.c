@@ -25,7 +25,8 @@
  * many QPs want a wider mask (Documentation/datapath.rst).
  *
  * A QP the table has no live entry for is paced too, at the rate a new
- * QP starts at, when that rate needs pacing (rp_max_rate_kbps set): a
+ * QP starts at, when that rate needs pacing (rp_max_rate_kbps or
+ * rp_initial_rate_kbps set): a
  * sending QP is only learned when its first ACK comes back, and its first
  * window would otherwise leave at whatever rate rxe sends, past every
  * ceiling (rtune_pacing_new_qp()).
@@ -349,8 +350,8 @@ void rtune_pacing_forget(struct rtune_qp *qp)
  * learned only when its first ACK comes back (hooks.c), so without this
  * its first window (rxe sends up to 128 packets before it waits) would
  * leave at whatever rate rxe sends, past rp_max_rate_kbps. Its socket is
- * paced at the rate a new QP starts at (the maximum) when that needs
- * pacing, and kept in one of RTUNE_NEW_QP_SLOTS slots with a reference,
+ * paced at the rate a new QP starts at (rp_initial_rate_kbps, or the
+ * maximum) when that needs pacing, and kept in one of RTUNE_NEW_QP_SLOTS slots with a reference,
  * so that the pacing can be taken back: when the QP's entry takes the
  * socket over (rtune_pacing_tx()), when the rate no longer needs pacing,
  * and when the datapath goes (rtune_pacing_release()). With every slot
@@ -366,8 +367,7 @@ static void rtune_pacing_new_qp(struct rtune_dp *dp, const struct rtune_dp_param
 	unsigned long bps;
 	bool limited;
 
-	/* A new QP starts at the maximum. */
-	bps = rtune_pace_bps(dp, p, p->dc.max_rate_kbps, &limited);
+	bps = rtune_pace_bps(dp, p, p->dc.init_rate_kbps, &limited);
 	/* Paced at this rate already, or neither paced nor to be. */
 	if (READ_ONCE(sk->sk_pacing_rate) == bps)
 		goto out;

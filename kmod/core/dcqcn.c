@@ -38,7 +38,7 @@ int dcqcn_params_from_set(const struct rtune_param_set *set, u32 line_rate_mbps,
 {
 	const u32 *v = set->v;
 	u32 cap = rtune_param_descs[RTUNE_P_RP_MAX_RATE_KBPS].max;
-	u32 max_kbps, min_kbps, first_kbps;
+	u32 max_kbps, min_kbps, first_kbps, init_kbps;
 	char why[96];
 
 	if (rtune_params_validate(set, why, sizeof(why)))
@@ -63,8 +63,16 @@ int dcqcn_params_from_set(const struct rtune_param_set *set, u32 line_rate_mbps,
 	if (first_kbps && first_kbps < min_kbps)
 		first_kbps = min_kbps;
 
+	/* The initial rate, like the first-CNP rate, stays within the limits. */
+	init_kbps = v[RTUNE_P_RP_INITIAL_RATE_KBPS];
+	if (!init_kbps || init_kbps > max_kbps)
+		init_kbps = max_kbps;
+	if (init_kbps < min_kbps)
+		init_kbps = min_kbps;
+
 	p->max_rate_kbps = max_kbps;
 	p->min_rate_kbps = min_kbps;
+	p->init_rate_kbps = init_kbps;
 	p->first_cnp_rate_kbps = first_kbps;
 	p->sent_window_us = v[RTUNE_P_RP_SENT_RATE_WINDOW_US];
 	p->g = v[RTUNE_P_RP_ALPHA_GAIN_1024THS];
@@ -98,17 +106,29 @@ static inline u32 alpha_raised(u32 alpha, u32 g)
 	       (g << (DCQCN_ALPHA_SHIFT - DCQCN_G_SHIFT));
 }
 
+/*
+ * The start of a flow that has had no CNP: at the initial rate, and below
+ * the maximum the increase timer runs, to double the rate each period
+ * (start_stage()).
+ */
+static void start_flow(struct dcqcn_rp *rp, const struct dcqcn_params *p)
+{
+	rp->rc_kbps = p->init_rate_kbps;
+	rp->rt_kbps = p->init_rate_kbps;
+	rp->alpha = p->alpha_init;
+	rp->next_timer_us = DCQCN_NEVER;
+	if (p->init_rate_kbps < p->max_rate_kbps)
+		rp->next_timer_us = rp->now_us + p->timer_us;
+}
+
 void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		   u64 now_us)
 {
 	memset(rp, 0, sizeof(*rp));
-	rp->rc_kbps = p->max_rate_kbps;
-	rp->rt_kbps = p->max_rate_kbps;
-	rp->alpha = p->alpha_init;
 	rp->now_us = now_us;
 	rp->next_alpha_us = DCQCN_NEVER;
-	rp->next_timer_us = DCQCN_NEVER;
 	rp->sent_t0_us = DCQCN_NEVER;
+	start_flow(rp, p);
 }
 
 static void alpha_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
@@ -217,6 +237,23 @@ static u64 constant_timer_step(const struct dcqcn_rp *rp,
 	return 0;
 }
 
+/*
+ * One timer stage of a flow's start, before its first CNP
+ * (rp_initial_rate_kbps): RC = RT = twice the rate, within the maximum.
+ * A flow alone finds the rate of its path in a few periods from a low
+ * start, and no stage counts: the stages of DCQCN's recovery count from
+ * a cut, and there has been none.
+ */
+static void start_stage(struct dcqcn_rp *rp, const struct dcqcn_params *p)
+{
+	u32 r = (u32)min_u64(2 * (u64)rp->rc_kbps, p->max_rate_kbps);
+
+	rp->rc_kbps = r;
+	rp->rt_kbps = r;
+	rp->stats.start_doublings++;
+	stop_if_recovered(rp, p);
+}
+
 static void timer_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 			   u64 now)
 {
@@ -224,6 +261,13 @@ static void timer_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		u64 t = rp->next_timer_us;
 		u64 s = constant_timer_step(rp, p);
 		u64 d = rp->rt_kbps - rp->rc_kbps;
+
+		/* At most 31 doublings reach any maximum: no fast-forward. */
+		if (!rp->cut_once) {
+			rp->next_timer_us = t + p->timer_us;
+			start_stage(rp, p);
+			continue;
+		}
 
 		/*
 		 * Fast-forward a run of identical stages. With a constant RT
@@ -404,7 +448,8 @@ void dcqcn_rp_on_tx(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	if (p->sent_window_us)
 		sent_account(rp, p, rp->now_us, bytes);
 	/* Bytes count only while the flow is recovering from a cut. */
-	if (!p->byte_counter || rp->next_timer_us == DCQCN_NEVER)
+	if (!p->byte_counter || !rp->cut_once ||
+	    rp->next_timer_us == DCQCN_NEVER)
 		return;
 	rp->byte_acc += bytes;
 	if (rp->byte_acc < p->byte_counter)
@@ -434,9 +479,8 @@ void dcqcn_rp_reparam(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	rp->sent_t0_us = DCQCN_NEVER;
 	rp->sent_kbps = 0;
 	if (!rp->cut_once) {
-		rp->rc_kbps = hi;
-		rp->rt_kbps = hi;
-		rp->alpha = p->alpha_init;
+		/* Not started in earnest yet: start again, as the new set says. */
+		start_flow(rp, p);
 		return;
 	}
 	if (rp->rc_kbps > hi)

@@ -47,6 +47,7 @@
 struct dcqcn_params {
 	u32 min_rate_kbps;	/* rp_min_rate_kbps, at most max_rate_kbps */
 	u32 max_rate_kbps;	/* line rate, or rp_max_rate_kbps if lower */
+	u32 init_rate_kbps;	/* rp_initial_rate_kbps, or max_rate_kbps */
 	u32 first_cnp_rate_kbps; /* rp_rate_on_first_cnp_kbps; 0 = a cut */
 	u32 sent_window_us;	/* rp_sent_rate_window_us; 0 = off */
 	u32 g;			/* rp_alpha_gain_1024ths: g = this/1024 */
@@ -76,6 +77,7 @@ struct dcqcn_rp_stats {
 	u64 hyper;
 	u64 alpha_decays;
 	u64 sent_clamps;	/* cuts from the sent rate, below RC */
+	u64 start_doublings;	/* start-up increases, before the first CNP */
 };
 
 /* Reaction-point state of one flow (one QP). Read it with the helpers. */
@@ -121,7 +123,10 @@ struct dcqcn_np {
 int dcqcn_params_from_set(const struct rtune_param_set *set, u32 line_rate_mbps,
 			  struct dcqcn_params *p);
 
-/* Start a flow at @now_us: RC = RT = max rate, alpha = initial alpha. */
+/*
+ * Start a flow at @now_us: RC = RT = the initial rate (the maximum unless
+ * rp_initial_rate_kbps is set), alpha = initial alpha.
+ */
 void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		   u64 now_us);
 

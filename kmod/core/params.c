@@ -221,6 +221,15 @@ int rtune_params_validate(const struct rtune_param_set *s, char *why, size_t why
 			 v[RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS]);
 		return -EINVAL;
 	}
+	if (v[RTUNE_P_RP_INITIAL_RATE_KBPS] &&
+	    (v[RTUNE_P_RP_INITIAL_RATE_KBPS] < v[RTUNE_P_RP_MIN_RATE_KBPS] ||
+	     (v[RTUNE_P_RP_MAX_RATE_KBPS] &&
+	      v[RTUNE_P_RP_INITIAL_RATE_KBPS] > v[RTUNE_P_RP_MAX_RATE_KBPS]))) {
+		snprintf(why, whylen,
+			 "rp_initial_rate_kbps=%u is outside rp_min_rate_kbps..rp_max_rate_kbps",
+			 v[RTUNE_P_RP_INITIAL_RATE_KBPS]);
+		return -EINVAL;
+	}
 	if (v[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS] > v[RTUNE_P_RP_HYPER_INCREASE_KBPS]) {
 		snprintf(why, whylen,
 			 "rp_additive_increase_kbps=%u exceeds rp_hyper_increase_kbps=%u",

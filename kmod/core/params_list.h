@@ -50,6 +50,9 @@
 	X(RP_MAX_RATE_KBPS, rp_max_rate_kbps, "kb/s", U32,			\
 	  0, RTUNE_RATE_MAX_KBPS, 0, 0,						\
 	  "ceiling of the rate limiter; 0 = line rate")				\
+	X(RP_INITIAL_RATE_KBPS, rp_initial_rate_kbps, "kb/s", U32,		\
+	  0, RTUNE_RATE_MAX_KBPS, 0, 0,						\
+	  "rate a new flow starts at, doubled every T until its first CNP; 0 = the ceiling") \
 	X(RP_RATE_ON_FIRST_CNP_KBPS, rp_rate_on_first_cnp_kbps, "kb/s", U32,	\
 	  0, RTUNE_RATE_MAX_KBPS, 0, 0,						\
 	  "rate a flow is set to on its first CNP; 0 = cut from the current rate") \

@@ -16,9 +16,11 @@
 #        unpaced (unpaced_pkts, new_qp_slots_full +0);
 #     3. the QP's entry, once live, took the socket over (paced_pkts) and
 #        the QP stays within 15 % of the ceiling;
-#   round 2 (max_qps=0: no QP ever gets an entry):
-#     4. the untracked QP is held at the ceiling all the same
-#        (qp_table_full counts it; within 15 %);
+#   round 2 (max_qps=0: no QP ever gets an entry; no ceiling, but
+#   rp_initial_rate_kbps=$CAP, the rate a new QP starts at):
+#     4. the untracked QP is held at that starting rate all the same
+#        (qp_table_full counts it; within 15 %): with no entry, no DCQCN
+#        state raises it;
 #     5. rmmod under its traffic releases that pacing: the kernel log says
 #        "pacing of 1 QP released" and the QP sends over 3x the ceiling;
 #   round 3 (rp_max_rate_kbps=$END_CAP, bench/incast's 16 QPs held at
@@ -68,17 +70,23 @@ END_SECS=10
 
 qp_suite_up
 
-# load CAP [PARAM=VALUE...]: host2's module, with every QP held at CAP
-# kb/s (the floor too: no CE mark comes, and it may be under the default
-# floor of 1000).
+# load [--start] CAP [PARAM=VALUE...]: host2's module, with every QP held
+# at CAP kb/s (the floor too: no CE mark comes, and it may be under the
+# default floor of 1000). With --start, no ceiling: CAP is the rate a new
+# QP starts at (rp_initial_rate_kbps; the default floor of 1000 is below).
 load() {
-	local cap=$1
+	local start=0 cap
+	[[ $1 == --start ]] && { start=1; shift; }
+	cap=$1
 	shift
 	rtune_load "$@" || return 1
 	wait_for test -d "$P" || return 1
-	printf '%s' "$cap" >"$P/cc/staged/rp_max_rate_kbps" &&
-		printf '%s' "$cap" >"$P/cc/staged/rp_min_rate_kbps" &&
-		printf 1 >"$P/cc/commit" ||
+	if ((start)); then
+		printf '%s' "$cap" >"$P/cc/staged/rp_initial_rate_kbps"
+	else
+		printf '%s' "$cap" >"$P/cc/staged/rp_max_rate_kbps" &&
+			printf '%s' "$cap" >"$P/cc/staged/rp_min_rate_kbps"
+	fi && printf 1 >"$P/cc/commit" ||
 		{ echo "# commit: $(cat "$P/cc/last_error" 2>/dev/null)"; return 1; }
 }
 # within MBPS TARGET PCT: MBPS is within PCT % of TARGET.
@@ -168,7 +176,8 @@ lab_barrier round1 120 || tap_bail "peer did not end round 1"
 # --- round 2: a QP no entry ever takes over, and rmmod under it
 if ((LAB_HOST == 2)); then
 	tap_ok "rmmod rocetune" rtune_unload
-	tap_ok "insmod rocetune.ko max_qps=0, rp_max_rate_kbps=$CAP" load "$CAP" max_qps=0
+	tap_ok "insmod rocetune.ko max_qps=0, rp_initial_rate_kbps=$CAP" \
+		load --start "$CAP" max_qps=0
 fi
 lab_barrier round2 120 || tap_bail "peer not ready for round 2"
 start untracked
@@ -181,7 +190,7 @@ else
 	tap_diag "untracked QP: $m Mbit/s; $(tr '\n' ' ' <"$P/dp_counters")"
 	tap_eq "the QP gets no entry (qp_table_full > 0, live QPs)" "1 0" \
 		"$(($(dpc qp_table_full) > 0)) $(awk '$3 == "live"' "$P/qp_stats" | wc -l)"
-	rate "the untracked QP is held within 15% of the ceiling" "$m" 15
+	rate "the untracked QP is held within 15% of its starting rate" "$m" 15
 	r0=$(released)
 	tap_ok "rmmod rocetune under the QP's traffic" rtune_unload
 	m=$(lab_tx_mbps eth0 3)

@@ -820,6 +820,84 @@ static void test_time_and_reparam(void)
 	rates(&rp, 420000, 440000, "and the flow climbs towards it");
 }
 
+/*
+ * rp_initial_rate_kbps: a flow starts at it, and until its first CNP each
+ * timer period doubles RC = RT, up to the maximum. Paper preset at a
+ * 10 Mb/s line: max 10000, min 1000 kb/s, T 55 us, B 10 MB, F 5.
+ */
+static void test_initial_rate(void)
+{
+	struct dcqcn_params p = mkp("paper", 10, "rp_initial_rate_kbps=1500", NULL), q;
+	struct dcqcn_rp rp;
+
+	eq_u(p.init_rate_kbps, 1500, "initial rate");
+	q = mkp("paper", 10, NULL);
+	eq_u(q.init_rate_kbps, 10000, "initial rate 0: the maximum");
+	q = mkp("paper", 10, "rp_initial_rate_kbps=20000", NULL);
+	eq_u(q.init_rate_kbps, 10000, "initial rate above the maximum: the maximum");
+	{
+		struct rtune_param_set set = rtune_preset_lookup("paper", 5)->set;
+
+		set.v[RTUNE_P_RP_INITIAL_RATE_KBPS] = 500;	/* floor 1000 */
+		tap_check(dcqcn_params_from_set(&set, 10, &q) == -EINVAL,
+			  "an initial rate below the floor is rejected");
+	}
+
+	dcqcn_rp_init(&rp, &p, 0);
+	tap_check(rp.rc_kbps == 1500 && rp.rt_kbps == 1500 &&
+		  dcqcn_rp_next_event_us(&rp) == 55,
+		  "init: RC = RT = 1500, the timer due at 55");
+	/* Bytes before the first CNP run no byte stage (B = 10 MB). */
+	dcqcn_rp_on_tx(&rp, &p, 10, 25000000);
+	dcqcn_rp_advance(&rp, &p, 54);
+	tap_check(rp.rc_kbps == 1500 && rp.bc_stage == 0 && rp.byte_acc == 0,
+		  "25 MB sent before 55: no stage, no bytes counted");
+	/* 55: 3000; 110: 6000; 165: 12000 -> the maximum, timer stopped. */
+	dcqcn_rp_advance(&rp, &p, 110);
+	rates(&rp, 6000, 6000, "two periods: doubled twice");
+	dcqcn_rp_advance(&rp, &p, 165);
+	tap_check(rp.rc_kbps == 10000 && rp.rt_kbps == 10000 &&
+		  dcqcn_rp_next_event_us(&rp) == DCQCN_NEVER &&
+		  rp.stats.start_doublings == 3 && rp.t_stage == 0 &&
+		  rp.stats.timer_stages == 0,
+		  "third doubling stops at the maximum; no DCQCN stage counted");
+
+	/* A long idle from the start takes a bounded number of doublings. */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_advance(&rp, &p, 1000000000);
+	tap_check(rp.rc_kbps == 10000 && rp.stats.start_doublings == 3 &&
+		  dcqcn_rp_next_event_us(&rp) == DCQCN_NEVER,
+		  "1000 s idle: at the maximum after 3 doublings");
+
+	/*
+	 * The first CNP ends the start-up. 55: 3000. CNP at 60, alpha 1:
+	 * RT = RC = 3000, RC = 3000 - 3000 / 2 = 1500. 115: timer stage
+	 * (0,0), fast recovery: RC = ceil((1500 + 3000) / 2) = 2250.
+	 */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_advance(&rp, &p, 55);
+	dcqcn_rp_on_cnp(&rp, &p, 60);
+	rates(&rp, 1500, 3000, "CNP in the start-up cuts from the doubled rate");
+	dcqcn_rp_advance(&rp, &p, 115);
+	tap_check(rp.rc_kbps == 2250 && rp.rt_kbps == 3000 &&
+		  rp.stats.start_doublings == 1 && rp.stats.fast_recovery == 1,
+		  "after it, DCQCN's recovery: fast recovery, not a doubling");
+
+	/* New parameters restart a flow that has had no CNP. */
+	dcqcn_rp_init(&rp, &p, 0);
+	dcqcn_rp_advance(&rp, &p, 60);
+	q = mkp("paper", 10, "rp_initial_rate_kbps=4000", NULL);
+	dcqcn_rp_reparam(&rp, &q, 70);
+	tap_check(rp.rc_kbps == 4000 && rp.rt_kbps == 4000 &&
+		  dcqcn_rp_next_event_us(&rp) == 125,
+		  "reparam of an uncut flow: the new initial rate, timer at 70 + 55");
+	q = mkp("paper", 10, NULL);
+	dcqcn_rp_reparam(&rp, &q, 80);
+	tap_check(rp.rc_kbps == 10000 &&
+		  dcqcn_rp_next_event_us(&rp) == DCQCN_NEVER,
+		  "reparam to initial rate 0: the maximum, nothing scheduled");
+}
+
 /* @n packets of @bytes, one every @gap us from @t0 on; returns the next time. */
 static u64 send_run(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		    u64 t0, u64 gap, unsigned int n, u32 bytes)
@@ -955,7 +1033,7 @@ static void test_np(void)
 
 int main(void)
 {
-	tap_plan(126);
+	tap_plan(139);
 	test_params();
 	test_first_cnp();
 	test_alpha();
@@ -972,6 +1050,7 @@ int main(void)
 	test_long_idle();
 	test_call_pattern();
 	test_time_and_reparam();
+	test_initial_rate();
 	test_sent_rate();
 	test_np();
 	return tap_done();

@@ -107,7 +107,7 @@ static void test_table(void)
 			  "%s: kb/s, %u..%u, up to at least 400 Gb/s", d->name,
 			  d->min, d->max);
 	}
-	tap_check(j == 5, "five rate parameters in kb/s (%d)", j);
+	tap_check(j == 6, "six rate parameters in kb/s (%d)", j);
 	tap_check(rtune_param_descs[RTUNE_P_RP_MIN_RATE_KBPS].min == 1,
 		  "the minimum rate can be as low as 1 kb/s");
 	tap_check(rtune_param_lookup("rp_min_rate_kbps\n", 17) == RTUNE_P_RP_MIN_RATE_KBPS,
@@ -221,6 +221,19 @@ static void test_presets_and_validation(void)
 	s.v[RTUNE_P_RP_MAX_RATE_KBPS] = 40000;
 	tap_check(rtune_params_validate(&s, why, sizeof(why)) == -EINVAL,
 		  "rate on first CNP above max rate refused: %s", why);
+	s = paper->set;
+	s.v[RTUNE_P_RP_INITIAL_RATE_KBPS] = 50000;
+	s.v[RTUNE_P_RP_MAX_RATE_KBPS] = 40000;
+	tap_check(rtune_params_validate(&s, why, sizeof(why)) == -EINVAL &&
+		  strstr(why, "rp_initial_rate_kbps"),
+		  "initial rate above max rate refused: %s", why);
+	s.v[RTUNE_P_RP_INITIAL_RATE_KBPS] = 500;
+	tap_check(rtune_params_validate(&s, why, sizeof(why)) == -EINVAL &&
+		  strstr(why, "rp_initial_rate_kbps"),
+		  "initial rate below min rate refused: %s", why);
+	s.v[RTUNE_P_RP_INITIAL_RATE_KBPS] = 0;
+	tap_check(!rtune_params_validate(&s, why, sizeof(why)),
+		  "initial rate 0 (the maximum) is fine");
 	s = paper->set;
 	s.v[RTUNE_P_NP_CNP_DSCP] = 64;
 	tap_check(rtune_params_validate(&s, why, sizeof(why)) == -EINVAL &&

@@ -485,7 +485,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(69 + 17 + 10);
+	tap_plan(69 + 19 + 10);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();
@@ -668,6 +668,15 @@ int main(void)
 	tap_check(pl.nerr == 0 && !note(&pl, "cc-unsupported", "rp_sent_rate_window_us") &&
 		  !note(&pl, "cc-not-set", "rp_sent_rate_window_us"),
 		  "an explicit window of 0 is what mlx5 does: no error, no warning");
+	plan_free(&pl);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_initial_rate_kbps = 500\n", &v, &pl);
+	tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "rp_initial_rate_kbps") && !pl.n,
+		  "an initial rate is refused on mlx5 (software DCQCN only)");
+	plan_free(&pl);
+	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_initial_rate_kbps = 0\n", &v, &pl);
+	tap_check(pl.nerr == 0 && !note(&pl, "cc-unsupported", "rp_initial_rate_kbps") &&
+		  !note(&pl, "cc-not-set", "rp_initial_rate_kbps"),
+		  "an explicit initial rate of 0 is what mlx5 does: no error, no warning");
 	plan_free(&pl);
 	plan_for("[match]\nrdma_device = rxe0\n[cc]\nrp_enabled_prios = 3\n", &v, &pl);
 	tap_check(pl.nerr == 1 && note(&pl, "cc-unsupported", "ROCE_CC_PRIO_MASK_P1"),

@@ -622,8 +622,13 @@ void surface_target(const struct rtune_profile *p, const struct rtune_link *dev,
 			continue;
 		rtune_param_format((enum rtune_param_id)i, p->cc.v[i], val, sizeof(val));
 		if (sf->map[i].file < 0) {
-			/* Off is what every firmware does: nothing to set. */
-			if (i == RTUNE_P_RP_SENT_RATE_WINDOW_US && !p->cc.v[i])
+			/*
+			 * 0 of a software-only knob is what every firmware
+			 * does (no sent-rate window; a QP starts at the
+			 * device's own rate): nothing to set.
+			 */
+			if ((i == RTUNE_P_RP_SENT_RATE_WINDOW_US ||
+			     i == RTUNE_P_RP_INITIAL_RATE_KBPS) && !p->cc.v[i])
 				continue;
 			/* a preset's value is not the user's request */
 			if (p->preset && !p->w_cc[i].line) {

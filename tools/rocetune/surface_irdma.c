@@ -52,6 +52,7 @@ static const struct rtune_surf_map map[RTUNE_P_COUNT] = {
 	[RTUNE_P_ECN_CODEPOINT]			= { -1, NO_KNOB },
 	[RTUNE_P_RP_MIN_RATE_KBPS]		= { -1, MODPARAM("dcqcn_min_rate_MBps") },
 	[RTUNE_P_RP_MAX_RATE_KBPS]		= { -1, NO_KNOB },
+	[RTUNE_P_RP_INITIAL_RATE_KBPS]		= { -1, NO_KNOB },
 	[RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS]	= { -1, NO_KNOB },
 	[RTUNE_P_RP_SENT_RATE_WINDOW_US]	= { -1, NO_KNOB },
 	[RTUNE_P_RP_ALPHA_GAIN_1024THS]		= { -1, NO_KNOB },

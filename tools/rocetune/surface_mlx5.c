@@ -64,6 +64,7 @@ static const struct rtune_surf_map map[RTUNE_P_COUNT] = {
 	[RTUNE_P_ECN_CODEPOINT]			= { -1, "mlx5 has no knob for the ECN codepoint of RoCE data packets" },
 	[RTUNE_P_RP_MIN_RATE_KBPS]		= { F_MIN_RATE, NULL },
 	[RTUNE_P_RP_MAX_RATE_KBPS]		= { F_MAX_RATE, NULL },
+	[RTUNE_P_RP_INITIAL_RATE_KBPS]		= { -1, "mlx5 firmware starts a QP at its maximum rate; the initial rate with start-up doubling is rocetune's software DCQCN only" },
 	[RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS]	= { F_RATE_FIRST_CNP, NULL },
 	[RTUNE_P_RP_SENT_RATE_WINDOW_US]	= { -1, "mlx5 firmware cuts from its rate limiter's rate; the sent-rate window is rocetune's software DCQCN only" },
 	[RTUNE_P_RP_ALPHA_GAIN_1024THS]		= { F_DCE_TCP_G, NULL },

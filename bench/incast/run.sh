@@ -26,7 +26,9 @@
 #                (default 8), INCAST_NS (default "1 4 16"), INCAST_REPS
 #                (runs of each N without and with rocetune, interleaved;
 #                the table gives their median and range; default 3), ROCE_MTU
-#                (perftest's path MTU, default 256), RTUNE_EXTRA (lab preset
+#                (perftest's path MTU, default 256), QP_TIMEOUT (perftest's
+#                -u, the QP's local ACK timeout 4.096 us * 2^value, default
+#                17: 0.54 s), RTUNE_EXTRA (lab preset
 #                overrides, "name=value ..."), BN_AQM and BN_CE_MS (the
 #                bottleneck's marking, selftests/dcqcn/lab-preset.sh;
 #                default red), INCAST_RESULTS (where the table goes,
@@ -66,7 +68,7 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	"$here/../../selftests/lab/lab-run" --hosts 2 --timeout 2400 --out "$out/run" \
 		--env INCAST_SECS="${INCAST_SECS:-15}" --env COST_REPS="${COST_REPS:-5}" \
 		--env COST_SECS="${COST_SECS:-4}" --env BN_MBIT="${BN_MBIT:-8}" \
-		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env INCAST_REPS="${INCAST_REPS:-3}" --env ROCE_MTU="${ROCE_MTU:-256}" \
+		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env INCAST_REPS="${INCAST_REPS:-3}" --env ROCE_MTU="${ROCE_MTU:-256}" --env QP_TIMEOUT="${QP_TIMEOUT:-17}" \
 		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" --env BN_AQM="${BN_AQM:-red}" \
 		--env BN_CE_MS="${BN_CE_MS:-30}" "$@" \
 		--script "1,2=$here/run.sh"
@@ -93,6 +95,7 @@ CSECS=${COST_SECS:-4}
 NS=${INCAST_NS:-1 4 16}
 IREPS=${INCAST_REPS:-3}
 MTU=${ROCE_MTU:-256}
+QPTO=${QP_TIMEOUT:-17}
 PORT=18515
 R=$LAB_HOST_DIR/results.txt
 
@@ -108,7 +111,7 @@ one() {
 	local name=$1
 	shift
 	lab_perf_run --port "$PORT" --timeout $((SECS + 120)) --grace 20 "${opt[@]}" "$name" -- \
-		ib_write_bw -d rxe0 -x "$LAB_GID" -F --report_gbits -u 17 -m "$MTU" "$@" ||
+		ib_write_bw -d rxe0 -x "$LAB_GID" -F --report_gbits -u "$QPTO" -m "$MTU" "$@" ||
 		bench_fail "perftest run $name failed (see $name.log)"
 }
 avg() { lab_perf_result "$1" 4; }
@@ -224,9 +227,9 @@ if ((LAB_HOST == 1)); then
 	mon_=$(printf '%s\n' $on | bench_median)
 	{
 		echo "# rocetune incast benchmark, $(date -u +%F), kernel $(uname -r), 2 TCG guests (1 vCPU each)"
-		echo "# command: INCAST_SECS=$SECS INCAST_REPS=$IREPS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU RTUNE_EXTRA='${RTUNE_EXTRA:-}' BN_AQM=$BN_AQM BN_CE_MS=$BN_CE_MS bench/incast/run.sh"
+		echo "# command: INCAST_SECS=$SECS INCAST_REPS=$IREPS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU QP_TIMEOUT=$QPTO RTUNE_EXTRA='${RTUNE_EXTRA:-}' BN_AQM=$BN_AQM BN_CE_MS=$BN_CE_MS bench/incast/run.sh"
 		echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + $(rtune_lab_aqm_desc);"
-		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u 17 -m $MTU --tclass=2 from host2 (root qdisc fq);"
+		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u $QPTO -m $MTU --tclass=2 from host2 (root qdisc fq);"
 		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts."
 		echo "# each figure: the median of the $IREPS runs [min..max] (bench/incast/table.py)"
 		echo "$table"

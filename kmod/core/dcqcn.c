@@ -479,8 +479,23 @@ void dcqcn_rp_reparam(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	rp->sent_t0_us = DCQCN_NEVER;
 	rp->sent_kbps = 0;
 	if (!rp->cut_once) {
-		/* Not started in earnest yet: start again, as the new set says. */
-		start_flow(rp, p);
+		/*
+		 * No CNP yet. A commit must not throttle a flow that has
+		 * found its rate: it keeps it, within the new limits, and
+		 * never below the new initial rate.
+		 */
+		u32 r = rp->rc_kbps < p->init_rate_kbps ? p->init_rate_kbps
+						       : rp->rc_kbps;
+
+		if (r > hi)
+			r = hi;
+		rp->rc_kbps = r;
+		rp->rt_kbps = r;
+		rp->alpha = p->alpha_init;
+		if (r >= hi)
+			rp->next_timer_us = DCQCN_NEVER;
+		else if (rp->next_timer_us == DCQCN_NEVER)
+			rp->next_timer_us = now_us + p->timer_us;
 		return;
 	}
 	if (rp->rc_kbps > hi)

@@ -156,9 +156,11 @@ u64 dcqcn_rp_next_event_us(const struct dcqcn_rp *rp);
 /*
  * The parameters changed (a commit on the port): bring the flow within the
  * new limits at @now_us. Call dcqcn_rp_advance() with the old parameters
- * first. A flow that was never cut restarts at the new maximum rate and
- * initial alpha; a cut flow keeps its state, clamped to the new range,
- * and resumes increasing if it is now below the maximum.
+ * first. A flow that was never cut takes the new initial alpha and keeps
+ * its rate within the new limits, raised to the new initial rate (with
+ * rp_initial_rate_kbps 0: the new maximum), its start-up going on below
+ * the maximum; a cut flow keeps its state, clamped to the new range, and
+ * resumes increasing if it is now below the maximum.
  */
 void dcqcn_rp_reparam(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		      u64 now_us);

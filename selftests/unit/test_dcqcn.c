@@ -883,19 +883,30 @@ static void test_initial_rate(void)
 		  rp.stats.start_doublings == 1 && rp.stats.fast_recovery == 1,
 		  "after it, DCQCN's recovery: fast recovery, not a doubling");
 
-	/* New parameters restart a flow that has had no CNP. */
+	/*
+	 * New parameters: a flow with no CNP keeps its rate, raised to the
+	 * new initial rate. 55: 3000; a commit at 70 with 4000 raises it,
+	 * the start-up timer stays due at 110 (8000).
+	 */
 	dcqcn_rp_init(&rp, &p, 0);
 	dcqcn_rp_advance(&rp, &p, 60);
 	q = mkp("paper", 10, "rp_initial_rate_kbps=4000", NULL);
 	dcqcn_rp_reparam(&rp, &q, 70);
 	tap_check(rp.rc_kbps == 4000 && rp.rt_kbps == 4000 &&
-		  dcqcn_rp_next_event_us(&rp) == 125,
-		  "reparam of an uncut flow: the new initial rate, timer at 70 + 55");
+		  dcqcn_rp_next_event_us(&rp) == 110,
+		  "reparam of a starting flow: raised to the new initial rate, timer kept");
+	dcqcn_rp_advance(&rp, &q, 110);
+	rates(&rp, 8000, 8000, "and its start-up goes on");
 	q = mkp("paper", 10, NULL);
-	dcqcn_rp_reparam(&rp, &q, 80);
+	dcqcn_rp_reparam(&rp, &q, 120);
 	tap_check(rp.rc_kbps == 10000 &&
 		  dcqcn_rp_next_event_us(&rp) == DCQCN_NEVER,
 		  "reparam to initial rate 0: the maximum, nothing scheduled");
+	/* A commit does not throttle a flow that found its rate. */
+	dcqcn_rp_reparam(&rp, &p, 130);
+	tap_check(rp.rc_kbps == 10000 && rp.rt_kbps == 10000 &&
+		  dcqcn_rp_next_event_us(&rp) == DCQCN_NEVER,
+		  "a flow at the maximum stays there when an initial rate is committed");
 }
 
 /* @n packets of @bytes, one every @gap us from @t0 on; returns the next time. */
@@ -1033,7 +1044,7 @@ static void test_np(void)
 
 int main(void)
 {
-	tap_plan(139);
+	tap_plan(141);
 	test_params();
 	test_first_cnp();
 	test_alpha();

@@ -191,6 +191,15 @@ int rtune_param_format(enum rtune_param_id id, u32 v, char *buf, size_t len)
 	return n;
 }
 
+/*
+ * Rates that are 0 (unset) or lie within rp_min_rate_kbps..
+ * rp_max_rate_kbps (a maximum of 0 is the line rate: no upper bound here).
+ */
+static const enum rtune_param_id rtune_rates_within_limits[] = {
+	RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS,
+	RTUNE_P_RP_INITIAL_RATE_KBPS,
+};
+
 int rtune_params_validate(const struct rtune_param_set *s, char *why, size_t whylen)
 {
 	const u32 *v = s->v;
@@ -212,23 +221,17 @@ int rtune_params_validate(const struct rtune_param_set *s, char *why, size_t why
 			 v[RTUNE_P_RP_MIN_RATE_KBPS], v[RTUNE_P_RP_MAX_RATE_KBPS]);
 		return -EINVAL;
 	}
-	if (v[RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS] &&
-	    (v[RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS] < v[RTUNE_P_RP_MIN_RATE_KBPS] ||
-	     (v[RTUNE_P_RP_MAX_RATE_KBPS] &&
-	      v[RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS] > v[RTUNE_P_RP_MAX_RATE_KBPS]))) {
-		snprintf(why, whylen,
-			 "rp_rate_on_first_cnp_kbps=%u is outside rp_min_rate_kbps..rp_max_rate_kbps",
-			 v[RTUNE_P_RP_RATE_ON_FIRST_CNP_KBPS]);
-		return -EINVAL;
-	}
-	if (v[RTUNE_P_RP_INITIAL_RATE_KBPS] &&
-	    (v[RTUNE_P_RP_INITIAL_RATE_KBPS] < v[RTUNE_P_RP_MIN_RATE_KBPS] ||
-	     (v[RTUNE_P_RP_MAX_RATE_KBPS] &&
-	      v[RTUNE_P_RP_INITIAL_RATE_KBPS] > v[RTUNE_P_RP_MAX_RATE_KBPS]))) {
-		snprintf(why, whylen,
-			 "rp_initial_rate_kbps=%u is outside rp_min_rate_kbps..rp_max_rate_kbps",
-			 v[RTUNE_P_RP_INITIAL_RATE_KBPS]);
-		return -EINVAL;
+	for (i = 0; i < (int)ARRAY_SIZE(rtune_rates_within_limits); i++) {
+		enum rtune_param_id id = rtune_rates_within_limits[i];
+
+		if (v[id] && (v[id] < v[RTUNE_P_RP_MIN_RATE_KBPS] ||
+			      (v[RTUNE_P_RP_MAX_RATE_KBPS] &&
+			       v[id] > v[RTUNE_P_RP_MAX_RATE_KBPS]))) {
+			snprintf(why, whylen,
+				 "%s=%u is outside rp_min_rate_kbps..rp_max_rate_kbps",
+				 rtune_param_descs[id].name, v[id]);
+			return -EINVAL;
+		}
 	}
 	if (v[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS] > v[RTUNE_P_RP_HYPER_INCREASE_KBPS]) {
 		snprintf(why, whylen,

@@ -481,22 +481,13 @@ void dcqcn_rp_reparam(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	if (!rp->cut_once) {
 		/*
 		 * No CNP yet. A commit must not throttle a flow that has
-		 * found its rate: it keeps it, within the new limits, and
-		 * never below the new initial rate.
+		 * found its rate: it keeps it, within the new limits below,
+		 * and never below the new initial rate (itself within them).
 		 */
-		u32 r = rp->rc_kbps < p->init_rate_kbps ? p->init_rate_kbps
-						       : rp->rc_kbps;
-
-		if (r > hi)
-			r = hi;
-		rp->rc_kbps = r;
-		rp->rt_kbps = r;
+		if (rp->rc_kbps < p->init_rate_kbps)
+			rp->rc_kbps = p->init_rate_kbps;
+		rp->rt_kbps = rp->rc_kbps;
 		rp->alpha = p->alpha_init;
-		if (r >= hi)
-			rp->next_timer_us = DCQCN_NEVER;
-		else if (rp->next_timer_us == DCQCN_NEVER)
-			rp->next_timer_us = now_us + p->timer_us;
-		return;
 	}
 	if (rp->rc_kbps > hi)
 		rp->rc_kbps = hi;

@@ -142,15 +142,14 @@ lab_addr_ok() {
 # lab_wait_ping ADDR [TIMEOUT]
 # Also proves ARP/ND and the link work before a test starts its traffic.
 lab_wait_ping() {
-	local addr=$1 timeout=${2:-60} deadline fam=-4
+	local addr=$1 timeout=${2:-60} deadline
 	if ! lab_addr_ok "$addr"; then
 		_lab_err "refusing to ping $addr: outside 198.18.0.0/15 and 2001:2::/48"
 		return 1
 	fi
-	[[ $addr == *:* ]] && fam=-6
 	deadline=$((SECONDS + timeout))
 	# iputils ping is not installed everywhere; busybox's is (busybox-static).
-	until _lab_ping1 "$fam" "$addr"; do
+	until _lab_ping1 "$addr"; do
 		if ((SECONDS >= deadline)); then
 			_lab_err "$addr did not answer ping within ${timeout}s"
 			return 1
@@ -160,11 +159,13 @@ lab_wait_ping() {
 	done
 }
 
-_lab_ping1() { # -4|-6 ADDR: one echo request, wait at most 1 s
+_lab_ping1() { # ADDR: one echo request, wait at most 1 s
+	local fam=-4
+	[[ $1 == *:* ]] && fam=-6
 	if command -v ping >/dev/null 2>&1; then
-		ping "$1" -c 1 -W 1 "$2" >/dev/null 2>&1
+		ping "$fam" -c 1 -W 1 "$1" >/dev/null 2>&1
 	else
-		busybox ping "$1" -c 1 -W 1 "$2" >/dev/null 2>&1
+		busybox ping "$fam" -c 1 -W 1 "$1" >/dev/null 2>&1
 	fi
 }
 
@@ -520,7 +521,7 @@ _lab_old_rxe() {
 }
 
 _lab_perf_quiesce() {
-	local pid=$1 i prev=-1 cur fam=-4
+	local pid=$1 i prev=-1 cur n=0
 	kill -STOP "$pid" 2>/dev/null || return 0
 	for ((i = 0; i < 40; i++)); do
 		cur=$(cat /sys/class/net/eth0/statistics/tx_packets 2>/dev/null) || break
@@ -529,12 +530,10 @@ _lab_perf_quiesce() {
 		sleep 0.5
 	done
 	lab_addr_ok "${LAB_PEER_eth0:-}" || return 0
-	[[ $LAB_PEER_eth0 == *:* ]] && fam=-6
-	cur=0
 	for ((i = 0; i < 3; i++)); do
-		_lab_ping1 "$fam" "$LAB_PEER_eth0" && cur=$((cur + 1))
+		_lab_ping1 "$LAB_PEER_eth0" && n=$((n + 1))
 	done
-	echo "# lab: client paused until eth0 was quiet, then $cur of 3 pings to the peer answered" >&2
+	echo "# lab: client paused until eth0 was quiet, then $n of 3 pings to the peer answered" >&2
 	return 0
 }
 

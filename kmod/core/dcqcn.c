@@ -254,6 +254,55 @@ static void start_stage(struct dcqcn_rp *rp, const struct dcqcn_params *p)
 	stop_if_recovered(rp, p);
 }
 
+/* Before the flow's first CNP, and its path has not ended its start. */
+static inline bool starting(const struct dcqcn_rp *rp)
+{
+	return !rp->cut_once && !rp->start_ended;
+}
+
+/*
+ * Whether a CNP came to a flow of @rp's path in the period that ends
+ * with the stage at @t, or since. Stages run late, on the flow's next
+ * event: a flow held back by its window sends nothing while the queue
+ * is full, and its stage of @t then runs when it is known already that
+ * the path filled after @t. A doubling on that news would only make it
+ * worse.
+ */
+static bool path_congested(const struct dcqcn_rp *rp,
+			   const struct dcqcn_params *p, u64 t)
+{
+	u64 c;
+
+	if (!rp->path)
+		return false;
+	c = READ_ONCE(rp->path->last_cnp_us);
+	return c && c + p->timer_us > t;
+}
+
+/*
+ * Another flow to the same peer had a CNP in the period that just ended:
+ * the path is full, and it filled while this flow doubled. That doubling
+ * is undone (never below the initial rate), and the flow goes on as after
+ * a cut: fast recovery holds the rate, then additive increase probes.
+ * Flows that start together towards one peer, as an incast from one host
+ * does, would otherwise each double on into the queue the first of them
+ * was told about, until its own CNP: with 16 of them, 16 CNPs late.
+ */
+static void end_start(struct dcqcn_rp *rp, const struct dcqcn_params *p)
+{
+	u32 r = rp->rc_kbps;
+
+	if (rp->stats.start_doublings) {
+		r /= 2;
+		if (r < p->init_rate_kbps)
+			r = p->init_rate_kbps;
+	}
+	rp->rc_kbps = r;
+	rp->rt_kbps = r;
+	rp->start_ended = true;
+	rp->stats.start_path_ends++;
+}
+
 static void timer_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 			   u64 now)
 {
@@ -263,9 +312,12 @@ static void timer_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		u64 d = rp->rt_kbps - rp->rc_kbps;
 
 		/* At most 31 doublings reach any maximum: no fast-forward. */
-		if (!rp->cut_once) {
+		if (starting(rp)) {
 			rp->next_timer_us = t + p->timer_us;
-			start_stage(rp, p);
+			if (path_congested(rp, p, t))
+				end_start(rp, p);
+			else
+				start_stage(rp, p);
 			continue;
 		}
 
@@ -388,6 +440,9 @@ bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	dcqcn_rp_advance(rp, p, now_us);
 	now = rp->now_us;
 	rp->last_cnp_us = now;
+	/* Even one too soon to cut: the path is congested all the same. */
+	if (rp->path)
+		WRITE_ONCE(rp->path->last_cnp_us, now);
 
 	if (rp->cut_once && p->reduce_period_us &&
 	    now - rp->last_cut_us < p->reduce_period_us) {
@@ -447,8 +502,11 @@ void dcqcn_rp_on_tx(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	dcqcn_rp_advance(rp, p, now_us);
 	if (p->sent_window_us)
 		sent_account(rp, p, rp->now_us, bytes);
-	/* Bytes count only while the flow is recovering from a cut. */
-	if (!p->byte_counter || !rp->cut_once ||
+	/*
+	 * Bytes count only while the flow is recovering from a cut (or from
+	 * the end of its start-up, which is one in all but name).
+	 */
+	if (!p->byte_counter || starting(rp) ||
 	    rp->next_timer_us == DCQCN_NEVER)
 		return;
 	rp->byte_acc += bytes;

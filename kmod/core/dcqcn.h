@@ -78,6 +78,20 @@ struct dcqcn_rp_stats {
 	u64 alpha_decays;
 	u64 sent_clamps;	/* cuts from the sent rate, below RC */
 	u64 start_doublings;	/* start-up increases, before the first CNP */
+	u64 start_path_ends;	/* start-ups ended by the path's congestion */
+};
+
+/*
+ * What the flows to one peer share: when the last CNP came to any of
+ * them, 0 = none. A flow still in its start-up (rp_initial_rate_kbps)
+ * ends it when a CNP came to another flow of its path in the last period:
+ * see dcqcn_rp_set_path(). The caller owns it and keeps it for as long as
+ * any flow points to it. Flows under different locks read and write it,
+ * each access whole (READ_ONCE/WRITE_ONCE); a torn time on a 32-bit
+ * kernel can only move one start-up's end by a period.
+ */
+struct dcqcn_path {
+	u64 last_cnp_us;
 };
 
 /* Reaction-point state of one flow (one QP). Read it with the helpers. */
@@ -94,6 +108,8 @@ struct dcqcn_rp {
 	u64 next_alpha_us;	/* next alpha decay, or DCQCN_NEVER */
 	u64 next_timer_us;	/* next increase stage, or DCQCN_NEVER */
 	bool cut_once;		/* a CNP has cut this flow since init */
+	bool start_ended;	/* its path's congestion ended its start-up */
+	struct dcqcn_path *path;	/* shared with flows to its peer, or NULL */
 	/*
 	 * What the flow sent (rp_sent_rate_window_us): the current window
 	 * began at sent_t0_us (DCQCN_NEVER: no packet yet) and has
@@ -129,6 +145,18 @@ int dcqcn_params_from_set(const struct rtune_param_set *set, u32 line_rate_mbps,
  */
 void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		   u64 now_us);
+
+/*
+ * The flow shares @path (NULL: none) with the other flows to its peer:
+ * its CNPs are noted there, and while it is in its start-up a CNP to any
+ * of them in the last period T ends the start-up (Documentation/dcqcn.rst,
+ * "Start-up"). dcqcn_rp_init() clears it.
+ */
+static inline void dcqcn_rp_set_path(struct dcqcn_rp *rp,
+				     struct dcqcn_path *path)
+{
+	rp->path = path;
+}
 
 /* Run every alpha decay and increase-timer expiry due at or before @now_us. */
 void dcqcn_rp_advance(struct dcqcn_rp *rp, const struct dcqcn_params *p,

@@ -29,6 +29,9 @@ typedef int64_t s64;
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
+/* One whole access of a shared variable, as the kernel's. */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #endif
 
 #endif /* _ROCETUNE_CORE_TYPES_H */

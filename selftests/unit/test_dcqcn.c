@@ -909,6 +909,92 @@ static void test_initial_rate(void)
 		  "a flow at the maximum stays there when an initial rate is committed");
 }
 
+/*
+ * Flows to one peer share their CNPs (struct dcqcn_path): a CNP to one
+ * ends the others' start-up at their next stage. Paper preset at 100 Mb/s
+ * (T = 55 us, F = 5, R_AI = 40 Mb/s, B = 10 MB), initial rate 1500 kb/s.
+ */
+static void test_path_start(void)
+{
+	struct dcqcn_params p = mkp("paper", 100, "rp_initial_rate_kbps=1500", NULL), q;
+	struct dcqcn_path path = { 0 }, other = { 0 };
+	struct dcqcn_rp a, b, c;
+
+	dcqcn_rp_init(&a, &p, 0);
+	dcqcn_rp_init(&b, &p, 0);
+	dcqcn_rp_set_path(&a, &path);
+	dcqcn_rp_set_path(&b, &path);
+	dcqcn_rp_advance(&a, &p, 110);
+	dcqcn_rp_advance(&b, &p, 110);
+	rates(&b, 6000, 6000, "path: two flows double together (55, 110)");
+	dcqcn_rp_on_cnp(&a, &p, 120);
+	tap_check(path.last_cnp_us == 120 && a.rc_kbps == 3000,
+		  "path: a CNP to one flow cuts it and is noted on the path");
+	dcqcn_rp_advance(&b, &p, 164);
+	rates(&b, 6000, 6000, "path: the other flow keeps its rate until its stage");
+	/* 165: 165 - 120 < T: the doubling of 110 is undone. */
+	dcqcn_rp_advance(&b, &p, 165);
+	tap_check(b.rc_kbps == 3000 && b.rt_kbps == 3000 && b.start_ended &&
+		  !b.cut_once && b.stats.start_doublings == 2 &&
+		  b.stats.start_path_ends == 1 && b.stats.cnp_handled == 0,
+		  "path: its stage at 165 ends the start-up, back to 3000, not a cut");
+	/* Then as after a cut: F = 5 stages of fast recovery, then R_AI. */
+	dcqcn_rp_advance(&b, &p, 440);
+	tap_check(b.rc_kbps == 3000 && b.stats.fast_recovery == 5 &&
+		  b.stats.start_doublings == 2,
+		  "path: fast recovery holds 3000 for five stages, no doubling");
+	dcqcn_rp_advance(&b, &p, 495);
+	rates(&b, 23000, 43000, "path: then additive increase");
+	/* Its bytes now count, as after a cut (B = 10 MB). */
+	dcqcn_rp_on_tx(&b, &p, 500, 10000000);
+	eq_u(b.bc_stage, 1, "path: bytes count once the start-up has ended");
+
+	/* A CNP older than T says nothing of the period just ended. */
+	dcqcn_rp_init(&c, &p, 0);
+	dcqcn_rp_set_path(&c, &other);
+	dcqcn_rp_advance(&c, &p, 110);
+	other.last_cnp_us = 50;
+	dcqcn_rp_advance(&c, &p, 165);
+	tap_check(c.rc_kbps == 12000 && !c.start_ended,
+		  "path: a CNP more than T before the stage does not end the start-up");
+
+	/*
+	 * Run late (the flow's next event at 120): the stage of 55 knows of
+	 * the CNP of 100 and does not double; none follows.
+	 */
+	dcqcn_rp_init(&c, &p, 0);
+	dcqcn_rp_set_path(&c, &other);
+	other.last_cnp_us = 100;
+	dcqcn_rp_advance(&c, &p, 120);
+	tap_check(c.rc_kbps == 1500 && c.stats.start_doublings == 0 &&
+		  c.stats.start_path_ends == 1 && c.stats.fast_recovery == 1,
+		  "path: a stage run late sees the CNPs that came after it");
+
+	/* Ended before any doubling: it stays at the initial rate. */
+	dcqcn_rp_init(&c, &p, 0);
+	dcqcn_rp_set_path(&c, &other);
+	other.last_cnp_us = 1;
+	dcqcn_rp_advance(&c, &p, 55);
+	tap_check(c.rc_kbps == 1500 && c.start_ended,
+		  "path: ended at the first stage, the initial rate stays");
+
+	/* Without a path, the same CNP time changes nothing. */
+	dcqcn_rp_init(&c, &p, 0);
+	dcqcn_rp_advance(&c, &p, 55);
+	rates(&c, 3000, 3000, "path: a flow with none doubles on");
+	dcqcn_rp_init(&c, &p, 5);
+	tap_check(c.path == NULL, "path: init clears it");
+
+	/* A CNP too soon to cut is noted on the path all the same. */
+	q = mkp("paper", 100, "rp_initial_rate_kbps=1500",
+		"rp_rate_reduce_period_us=1000", NULL);
+	dcqcn_rp_init(&a, &q, 0);
+	dcqcn_rp_set_path(&a, &path);
+	dcqcn_rp_on_cnp(&a, &q, 600);
+	tap_check(!dcqcn_rp_on_cnp(&a, &q, 700) && path.last_cnp_us == 700,
+		  "path: an ignored CNP is noted too");
+}
+
 /* @n packets of @bytes, one every @gap us from @t0 on; returns the next time. */
 static u64 send_run(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		    u64 t0, u64 gap, unsigned int n, u32 bytes)
@@ -1044,7 +1130,7 @@ static void test_np(void)
 
 int main(void)
 {
-	tap_plan(141);
+	tap_plan(154);
 	test_params();
 	test_first_cnp();
 	test_alpha();
@@ -1062,6 +1148,7 @@ int main(void)
 	test_call_pattern();
 	test_time_and_reparam();
 	test_initial_rate();
+	test_path_start();
 	test_sent_rate();
 	test_np();
 	return tap_done();

@@ -24,6 +24,7 @@
 
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/random.h>
 #include <rdma/ib_cache.h>
 #include <rdma/restrack.h>
 
@@ -415,6 +416,7 @@ int rtune_dp_attach(struct rtune_dev *dev)
 	dp->port = port;
 	RCU_INIT_POINTER(dp->params, params);
 	INIT_LIST_HEAD(&dp->qps);
+	dp->path_seed = get_random_u32();
 	spin_lock_init(&dp->new_qp_lock);
 	atomic_set(&dp->nunconfirmed, 0);
 	init_llist_head(&dp->learn);

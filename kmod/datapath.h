@@ -162,6 +162,10 @@ struct rtune_dp_counters {
 	atomic64_t new_qp_slots_full;	/* not paced: every slot was taken */
 };
 
+/* Slots of a device's struct dcqcn_path table (rtune_dp.paths). */
+#define RTUNE_PATH_BITS		6
+#define RTUNE_PATH_SLOTS	BIT(RTUNE_PATH_BITS)
+
 /* Sockets one device tracks without a live entry (pacing.c). */
 #define RTUNE_NEW_QP_SLOTS	64
 
@@ -207,6 +211,18 @@ struct rtune_dp {
 	 */
 	spinlock_t new_qp_lock;
 	struct rtune_new_qp_slot new_qp[RTUNE_NEW_QP_SLOTS];
+	/*
+	 * What the flows to each peer share (struct dcqcn_path): a LIVE
+	 * entry's reaction point points to the slot of its peer's address,
+	 * by a hash keyed with @path_seed, so that no peer can pick whose
+	 * slot it shares. Peers that share a slot share their CNPs, which at
+	 * worst ends a flow's start-up early: it then ramps by additive
+	 * increase instead of doubling. No lock: each slot is written by
+	 * reaction points under their own entry's lock, whole (READ_ONCE/
+	 * WRITE_ONCE in the core), and lives as long as the device.
+	 */
+	u32 path_seed;
+	struct dcqcn_path paths[RTUNE_PATH_SLOTS];
 	struct llist_head learn;	/* rtune_qps to resolve in the worker */
 	struct delayed_work work;	/* learn, sweep, check the qdisc */
 	unsigned long next_sweep;	/* jiffies; worker only */

@@ -236,8 +236,24 @@ bool rtune_qp_confirm(struct rtune_qp *qp)
 	return ok;
 }
 
+/* The slot of @dp's path table that the flows to @peer share. */
+static struct dcqcn_path *rtune_dp_path(struct rtune_dp *dp,
+					const struct in6_addr *peer)
+{
+	u32 h = jhash(peer, sizeof(*peer), dp->path_seed);
+
+	return &dp->paths[h & (RTUNE_PATH_SLOTS - 1)];
+}
+
 void rtune_qp_set_live(struct rtune_qp *qp)
 {
+	struct dcqcn_path *path = rtune_dp_path(qp->dp, &qp->peer_addr);
+
+	/* Before LIVE, so the flow's first CNP is noted on its path. */
+	spin_lock_bh(&qp->lock);
+	dcqcn_rp_set_path(&qp->rp, path);
+	spin_unlock_bh(&qp->lock);
+
 	spin_lock_bh(&rtune_qp_lock);
 	hash_add_rcu(rtune_qp_peer_hash, &qp->peer_node,
 		     rtune_qp_key(qp->dp, qp->peer_qpn));

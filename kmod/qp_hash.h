@@ -47,7 +47,9 @@ void rtune_qp_requeue(struct rtune_qp *qp);
  * The worker's changes (it owns the entry: learn_queued set).
  * confirm: restrack knows @qp's QPN; false when max_qps confirmed
  * entries exist already. set_live: @qp's peer fields are set: hash it by
- * peer and publish it LIVE. unpublish: no longer LIVE, now @state.
+ * peer, give its reaction point the path it shares with the other flows
+ * to that peer, and publish it LIVE. unpublish: no longer LIVE, now
+ * @state.
  */
 bool rtune_qp_confirm(struct rtune_qp *qp);
 void rtune_qp_set_live(struct rtune_qp *qp);

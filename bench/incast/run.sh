@@ -20,6 +20,12 @@
 # 16 QPs 640 kB). That queue is also the feedback delay: a CE mark waits
 # it out before the receiver sees it (Documentation/datapath.rst).
 #
+# With rocetune the QPs start at 500 kb/s, N = 16's share, and double
+# every period until a CNP to any QP of theirs to host1 (INCAST_START;
+# Documentation/dcqcn.rst, "Start"); the QP timeout is 2.1 s, because a
+# QP paced that low outlasts 0.54 s before rxe's next ACK
+# (Documentation/datapath.rst, "A preset for the QEMU lab").
+#
 #   bench/incast/run.sh [lab-run options]     (on the host; ~15 min)
 #   Environment: INCAST_SECS (per run, default 15), COST_REPS (default 5;
 #                0 skips the hook cost), COST_SECS (default 4), BN_MBIT
@@ -28,8 +34,11 @@
 #                the table gives their median and range; default 3), ROCE_MTU
 #                (perftest's path MTU, default 256), QP_TIMEOUT (perftest's
 #                -u, the QP's local ACK timeout 4.096 us * 2^value, default
-#                17: 0.54 s), RTUNE_EXTRA (lab preset
-#                overrides, "name=value ..."), BN_AQM and BN_CE_MS (the
+#                19: 2.1 s), INCAST_START (the QPs' start, staged after the
+#                lab preset; default "rp_initial_rate_kbps=500
+#                rp_additive_increase_kbps=60", "" for the preset's),
+#                RTUNE_EXTRA (lab preset overrides after that, "name=value
+#                ..."), BN_AQM and BN_CE_MS (the
 #                bottleneck's marking, selftests/dcqcn/lab-preset.sh;
 #                default red), INCAST_RESULTS (where the table goes,
 #                default bench/incast/results.txt).
@@ -68,7 +77,8 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	"$here/../../selftests/lab/lab-run" --hosts 2 --timeout 2400 --out "$out/run" \
 		--env INCAST_SECS="${INCAST_SECS:-15}" --env COST_REPS="${COST_REPS:-5}" \
 		--env COST_SECS="${COST_SECS:-4}" --env BN_MBIT="${BN_MBIT:-8}" \
-		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env INCAST_REPS="${INCAST_REPS:-3}" --env ROCE_MTU="${ROCE_MTU:-256}" --env QP_TIMEOUT="${QP_TIMEOUT:-17}" \
+		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env INCAST_REPS="${INCAST_REPS:-3}" --env ROCE_MTU="${ROCE_MTU:-256}" --env QP_TIMEOUT="${QP_TIMEOUT:-19}" \
+		--env INCAST_START="${INCAST_START-rp_initial_rate_kbps=500 rp_additive_increase_kbps=60}" \
 		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" --env BN_AQM="${BN_AQM:-red}" \
 		--env BN_CE_MS="${BN_CE_MS:-30}" "$@" \
 		--script "1,2=$here/run.sh"
@@ -86,6 +96,10 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	exit $rc
 fi
 
+# The start goes before the caller's overrides (lab-preset.sh stages
+# RTUNE_EXTRA after its own set).
+EXTRA=${RTUNE_EXTRA:-}
+RTUNE_EXTRA="${INCAST_START:-} $EXTRA"
 . "$here/../lib/lab-bench.sh"
 P=$BENCH_PORT
 HW=/sys/class/infiniband/rxe0/ports/1/hw_counters
@@ -95,7 +109,7 @@ CSECS=${COST_SECS:-4}
 NS=${INCAST_NS:-1 4 16}
 IREPS=${INCAST_REPS:-3}
 MTU=${ROCE_MTU:-256}
-QPTO=${QP_TIMEOUT:-17}
+QPTO=${QP_TIMEOUT:-19}
 PORT=18515
 R=$LAB_HOST_DIR/results.txt
 
@@ -227,10 +241,10 @@ if ((LAB_HOST == 1)); then
 	mon_=$(printf '%s\n' $on | bench_median)
 	{
 		echo "# rocetune incast benchmark, $(date -u +%F), kernel $(uname -r), 2 TCG guests (1 vCPU each)"
-		echo "# command: INCAST_SECS=$SECS INCAST_REPS=$IREPS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU QP_TIMEOUT=$QPTO RTUNE_EXTRA='${RTUNE_EXTRA:-}' BN_AQM=$BN_AQM BN_CE_MS=$BN_CE_MS bench/incast/run.sh"
+		echo "# command: INCAST_SECS=$SECS INCAST_REPS=$IREPS COST_REPS=$REPS COST_SECS=$CSECS BN_MBIT=$BN_MBIT INCAST_NS='$NS' ROCE_MTU=$MTU QP_TIMEOUT=$QPTO INCAST_START='${INCAST_START:-}' RTUNE_EXTRA='$EXTRA' BN_AQM=$BN_AQM BN_CE_MS=$BN_CE_MS bench/incast/run.sh"
 		echo "# bottleneck: host1 ingress ifb0, HTB ${BN_MBIT} Mbit/s + $(rtune_lab_aqm_desc);"
 		echo "# traffic: ib_write_bw -s 65536 -q N -D $SECS -u $QPTO -m $MTU --tclass=2 from host2 (root qdisc fq);"
-		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts."
+		echo "# with rocetune: the lab preset of selftests/dcqcn/lab-preset.sh on both hosts${INCAST_START:+, and $INCAST_START}."
 		echo "# each figure: the median of the $IREPS runs [min..max] (bench/incast/table.py)"
 		echo "$table"
 		((REPS > 0)) || echo "# hook cost: not measured (COST_REPS=0)"

@@ -31,7 +31,8 @@ p99_x            the p99 over the unloaded (alone) p99 of the same
                  repetition (runs interleaved: each pair shares the
                  machine's state).
 bulk_util        the bytes the bottleneck sent in the window by its own
-                 counter (RED on ifb0, "Sent" in tc -s: Ethernet + IP, as
+                 counter (the marking qdisc on ifb0, CoDel or RED: "Sent"
+                 in tc -s: Ethernet + IP, as
                  HTB counts them against its rate), less the small flow's
                  (ITERS exchanges, each one SIZE-byte write from host2 and
                  host2's ACK of host1's write; a perftest run again after
@@ -47,16 +48,17 @@ cap_frac         the bytes the capture saw over the bytes the counter
 q50/q99_ms       the bottleneck's backlog (the same samples) in the
                  window, as the time it takes to drain at the bottleneck
                  rate: what a small message waits behind.
-ce, drops        packets RED marked and dropped during the measurement.
+ce, drops        packets the qdisc marked and dropped during the
+                 measurement.
 flows            QPs the capture saw (the small flow and the bulk QPs
                  with more than 1 % of the bulk bytes).
 
 The capture is only for per-QP detail (small_Mbps, flows, the plot's
 rates). One that saw less than 95 % of the counted bytes, or fewer
-packets than RED marked CE (RED with ecn marks and does not drop below its
-limit), lost packets: the table says which runs, and their per-QP figures
+packets than the qdisc marked CE (either marks and does not drop below
+its limit), lost packets: the table says which runs, and their per-QP figures
 are then lower bounds. bulk_util does not depend on it. The alone runs
-check the small flow's byte count: RED's counter over it (1.000 if every
+check the small flow's byte count: the qdisc's counter over it (1.000 if every
 exchange crossed once and nothing else did) is printed.
 
 The small flow is the port (rxe gives each QP its own UDP source port)
@@ -414,6 +416,7 @@ def table(p, res, cmd):
         out.append('# command: %s' % cmd)
     red = p['red'].split()
     aqm = p.get('aqm', 'red').split()
+    qd = 'CoDel' if aqm[0] == 'codel' else 'RED'  # whose counters these are
     if aqm[0] == 'codel':
         bn = ('# bottleneck: host1 ingress ifb0, HTB %g Mbit/s + CoDel ce_threshold %s ms'
               ' (marks at dequeue), limit %s packets;' % (p['bn_mbit'], aqm[1], aqm[2]))
@@ -455,15 +458,15 @@ def table(p, res, cmd):
     w = [max(len(r[i]) for r in rows) for i in range(len(cols))]
     out += ['  '.join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip() for r in rows]
     wb, ab = frame_bytes(p['size'], p['mtu'])
-    out.append('# bulk_util: bytes RED on ifb0 sent in the window (its own counter) less the small '
+    out.append('# bulk_util: bytes %s on ifb0 sent in the window (its own counter) less the small '
                'flow\'s %d x (%d + %d) B, over %g Mbit/s x win_s'
-               % (p['iters'], wb, ab, p['bn_mbit']))
-    out.append('# the small flow alone through the bottleneck, RED\'s counter over those bytes: %s'
-               % spread([r['small_ratio'] for r in res['alone']], '%.3f'))
+               % (qd, p['iters'], wb, ab, p['bn_mbit']))
+    out.append('# the small flow alone through the bottleneck, %s\'s counter over those bytes: %s'
+               % (qd, spread([r['small_ratio'] for r in res['alone']], '%.3f')))
     if lossy:
         out.append('# small_Mbps, flows and the plot\'s per-QP rates are lower bounds: the capture on '
-                   'ifb0 lost packets (cap_frac < %.2f, or fewer packets than RED marked CE) in %s'
-                   % (CAP_OK, ', '.join(lossy)))
+                   'ifb0 lost packets (cap_frac < %.2f, or fewer packets than %s marked CE) in %s'
+                   % (CAP_OK, qd, ', '.join(lossy)))
     verdicts = [('on', 'target (with DCQCN)'), ('off', 'the same criteria without DCQCN')]
     if FIXED in kinds:
         verdicts.append((FIXED, 'the same criteria for the fixed allocation (reference)'))

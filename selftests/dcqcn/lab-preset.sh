@@ -26,10 +26,11 @@ RED_BURST=${RED_BURST:-45}
 # as a switch marking on its egress queue does, so a mark leaves with the
 # packet instead of waiting out the queue behind it; CoDel's own dropping
 # is set out of reach (target 5 s), and its limit is RED_LIMIT in packets
-# of 300 bytes. An experiment (bench/incast, Documentation/datapath.rst).
+# of ROCE_MTU (256 unless the caller set it) and 44 bytes of headers, so
+# that either qdisc holds about as many bytes at most.
 BN_AQM=${BN_AQM:-red}
 BN_CE_MS=${BN_CE_MS:-30}
-BN_CODEL_LIMIT=$((RED_LIMIT / 300))
+BN_CODEL_LIMIT=$((RED_LIMIT / (${ROCE_MTU:-256} + 44)))
 
 # name=value, written to cc/staged/ then committed. Why each value:
 # Documentation/datapath.rst, "A preset for the QEMU lab".
@@ -105,11 +106,12 @@ rtune_lab_aqm_desc() {
 
 # rtune_lab_redstat KEY: a number from the RoCE class's qdisc statistics
 # on ifb0 (dropped, marked, backlog; "K" suffixes expanded). CoDel calls
-# its threshold marks ce_mark.
+# its threshold marks ce_mark, and tc leaves that field out while it is
+# 0: for it alone, a missing field reads 0.
 rtune_lab_redstat() {
 	local k=$1
 	[[ $BN_AQM == codel && $k == marked ]] && k=ce_mark
-	tc -s qdisc show dev ifb0 | awk -v k="$k" -v q="^qdisc $BN_AQM " '$0 ~ q {r=1} r {for (i=1;i<=NF;i++) {t=$i; sub(/^\(/,"",t); if (t==k) {v=$(i+1); gsub(/[,b)]/,"",v); if (v ~ /K$/) {sub(/K$/,"",v); v*=1000} print v+0; exit}}}'
+	tc -s qdisc show dev ifb0 | awk -v k="$k" -v q="^qdisc $BN_AQM " '$0 ~ q {r=1} r {for (i=1;i<=NF;i++) {t=$i; sub(/^\(/,"",t); if (t==k) {v=$(i+1); gsub(/[,b)]/,"",v); if (v ~ /K$/) {sub(/K$/,"",v); v*=1000} print v+0; f=1; exit}}} END {if (!f && r && k == "ce_mark") print 0}'
 }
 
 # rtune_lab_preset PORTDIR: stage the lab preset on PORTDIR/cc and commit.

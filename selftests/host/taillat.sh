@@ -30,7 +30,7 @@ trap 'rm -rf "$T"' EXIT
 
 tap_header
 "$PY" "$SYNTH" "$T" noresult uncal emptycap nobulk capnobulk noqueue nowin nomarks outside nosent \
-	stuck gap backwards lossy capshort fixed fixedgone || tap_bail "taillat_synth.py failed"
+	stuck gap backwards lossy capshort fixed fixedgone codel || tap_bail "taillat_synth.py failed"
 "$PY" "$A" --command "made up" "$T/good" "$T/plot" >"$T/table" 2>"$T/err"
 good_rc=$?
 
@@ -157,6 +157,26 @@ t_fixedgone() {
 	fi
 }
 tap_ok "refused: a fixed-rate run without its perftest log (1 of 12)" t_fixedgone
+
+# A run marked by CoDel's ce_threshold (the bench's default) names it, and
+# its counters, where a RED run names RED; the figures do not change.
+t_codel() {
+	local rc
+	"$PY" "$A" --command "made up" "$T/codel" "$T/plot-codel" >"$T/table-codel" 2>"$T/codel.err"
+	rc=$?
+	[ "$rc" -eq 0 ] || { echo "exit $rc"; cat "$T/codel.err"; return 1; }
+	grep -qx '# bottleneck: host1 ingress ifb0, HTB 8 Mbit/s + CoDel ce_threshold 3 ms (marks at dequeue), limit 560 packets;' "$T/table-codel" ||
+		{ grep '^# bottleneck' "$T/table-codel"; return 1; }
+	grep -qx "# the small flow alone through the bottleneck, CoDel's counter over those bytes: 1.000 \[1.000-1.000\]" "$T/table-codel" ||
+		{ grep "^# the small flow alone" "$T/table-codel"; return 1; }
+	if grep -q 'RED' "$T/table-codel"; then
+		echo "a CoDel run names RED:"
+		grep 'RED' "$T/table-codel"
+		return 1
+	fi
+	diff <(grep -v '^#' "$T/table") <(grep -v '^#' "$T/table-codel") || { echo "the figures changed"; return 1; }
+}
+tap_ok "a CoDel-marked run: its bottleneck and counter named, not RED's; the same figures" t_codel
 
 # refused FAULT WHAT: exit 1, WHAT on stderr, nothing on stdout.
 refused() {

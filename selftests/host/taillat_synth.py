@@ -75,6 +75,9 @@ def share(d, fault):
     with open(os.path.join(h1, 'params'), 'w') as f:
         f.write('kernel 6.1.0-synthetic\nbn_mbit 8\nred 30000 90000 600000\nred_burst 45\nreps 3\n'
                 'n 4\nsize 64\niters 1000\nwarm 5\nmtu 256\n')
+        if fault == 'codel':
+            # Marked by CoDel's ce_threshold (3 ms, 560 packets).
+            f.write('aqm codel 3 560\n')
         kinds = ('alone', 'off', 'on')
         if fault.startswith('fixed'):
             f.write('fixed_kbps 1840\n')

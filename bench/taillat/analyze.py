@@ -123,8 +123,20 @@ def read_params(path):
         raise Refused('%s: %s is not a number' % (path, k)) from None
     if p['bn_mbit'] <= 0 or p['reps'] < 1 or p['fixed_kbps'] < 0:
         raise Refused('%s: bottleneck rate or repetitions not positive, or a negative fixed rate' % path)
-    # The scenarios this run measured, in the order it interleaved them.
-    p['kinds'] = KINDS + ((FIXED,) if p['fixed_kbps'] else ())
+    # The scenarios this run measured, in the order it interleaved them
+    # (TAILLAT_KINDS); a run from before that option measured all three,
+    # and fixed if it had a rate.
+    if 'kinds' in p:
+        kinds = tuple(p['kinds'].split())
+        known = KINDS + (FIXED,)
+        if (any(k not in known for k in kinds) or len(set(kinds)) != len(kinds)
+                or 'alone' not in kinds or len(kinds) < 2
+                or (FIXED in kinds) != bool(p['fixed_kbps'])):
+            raise Refused('%s: kinds "%s": not alone and other scenarios of %s, each once'
+                          ' (fixed with a rate)' % (path, p['kinds'], ', '.join(known)))
+        p['kinds'] = kinds
+    else:
+        p['kinds'] = KINDS + ((FIXED,) if p['fixed_kbps'] else ())
     return p
 
 
@@ -471,6 +483,8 @@ def table(p, res, cmd):
     if FIXED in kinds:
         verdicts.append((FIXED, 'the same criteria for the fixed allocation (reference)'))
     for kind, what in verdicts:
+        if kind not in kinds:
+            continue
         x = med([r['p99_x'] for r in res[kind]])
         u = med([r['util'] for r in res[kind]])
         ok = x <= TARGET_P99_X and u >= TARGET_UTIL
@@ -478,10 +492,10 @@ def table(p, res, cmd):
                    'of the bottleneck: %.3f; %s' % (what, TARGET_P99_X, x, TARGET_UTIL, u,
                                                     'met' if ok else 'not met'))
     a99 = med([r['p99'] for r in res['alone']])
-    fx = (', %.1f ms fixed' % med([r['q50'] for r in res[FIXED]])) if FIXED in kinds else ''
-    out.append('# queue delay at the bottleneck (backlog / rate), median of the q50s: %.1f ms '
-               'without DCQCN, %.1f ms with it%s; unloaded p99 %.2f ms'
-               % (med([r['q50'] for r in res['off']]), med([r['q50'] for r in res['on']]), fx, a99))
+    qs = ['%.1f ms %s' % (med([r['q50'] for r in res[k]]), what)
+          for k, what in (('off', 'without DCQCN'), ('on', 'with DCQCN'), (FIXED, 'fixed')) if k in kinds]
+    out.append('# queue delay at the bottleneck (backlog / rate), median of the q50s: %s; '
+               'unloaded p99 %.2f ms' % (', '.join(qs), a99))
     return '\n'.join(out)
 
 
@@ -493,9 +507,14 @@ def plot_data(d, p, res):
             for i, r in enumerate(res[kind]):
                 x = k + 1 + (i - (p['reps'] - 1) / 2) * 0.1
                 f.write('%.2f %s %d %.3f %.3f %.3f\n' % (x, kind, i + 1, r['p50'], r['p99'], r['p999']))
+    names = {'alone': 'alone (unloaded)', 'off': '+ bulk, without DCQCN',
+             'on': '+ bulk, with DCQCN', FIXED: '+ bulk at a fixed rate (reference)'}
+    xtics = ', '.join('"%s" %d' % (names[kind], k + 1) for k, kind in enumerate(p['kinds']))
+    loaded = [kind for kind in ('off', 'on') if kind in p['kinds']]
     meta = ['bn = %g' % p['bn_mbit'], 'nbulk = %d' % p['n'], 'reps = %d' % p['reps'],
-            'nkinds = %d' % len(p['kinds'])]
-    for kind in ('off', 'on'):
+            'nkinds = %d' % len(p['kinds']), "xtics = '(%s)'" % xtics,
+            'npanels = %d' % (1 + len(loaded))]
+    for kind in loaded:
         # The repetition whose p99 is the median one: a typical run.
         byp99 = sorted(range(len(res[kind])), key=lambda i: res[kind][i]['p99'])
         i = byp99[(len(byp99) - 1) // 2]

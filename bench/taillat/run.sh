@@ -34,7 +34,11 @@
 #                may take, 700: without DCQCN an exchange waits ~0.5 s),
 #                TAILLAT_FIXED (kb/s of each bulk QP in
 #                the fixed scenario; default 0.92 of BN_MBIT over
-#                TAILLAT_N; 0 leaves the scenario out), BN_MBIT (8),
+#                TAILLAT_N; 0 leaves the scenario out), TAILLAT_KINDS
+#                (the scenarios to run, in this order; alone and one
+#                more at least; default "alone off on fixed": "alone on"
+#                tries a setting in minutes, off taking most of the
+#                time), BN_MBIT (8),
 #                ROCE_MTU (1024), BN_AQM and BN_CE_MS (how the
 #                bottleneck marks: codel, CoDel's ce_threshold of 3 ms;
 #                red for RED_MIN, RED_MAX (bytes) and RED_BURST, with
@@ -79,7 +83,6 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	png=${res%.txt}.png
 	nok() { echo "not ok 1 taillat: $*"; exit 1; }
 	command -v gnuplot >/dev/null || nok "gnuplot not found (make deps installs gnuplot-nox)"
-	out=$(mktemp -d /tmp/rocetune-taillat.XXXXXX) || nok "mktemp"
 	cmd="TAILLAT_REPS=${TAILLAT_REPS:-3} TAILLAT_N=${TAILLAT_N:-4} TAILLAT_SIZE=${TAILLAT_SIZE:-64}"
 	cmd+=" TAILLAT_ITERS=${TAILLAT_ITERS:-1000} TAILLAT_WARM=${TAILLAT_WARM:-5}"
 	# The fixed scenario's rate: 0.92 of the bottleneck over the bulk QPs,
@@ -89,6 +92,20 @@ if [[ -z ${LAB_HOST:-} ]]; then
 		'BEGIN { if (n > 0) printf "%d", b * 920 / n }')}
 	[[ $fixed =~ ^[0-9]+$ ]] || nok "TAILLAT_FIXED='$fixed' is not a rate in kb/s (0: no fixed scenario)"
 	cmd+=" TAILLAT_FIXED=$fixed"
+	kinds=
+	read -ra ks <<<"${TAILLAT_KINDS:-alone off on fixed}"
+	for k in "${ks[@]}"; do
+		case $k in
+		alone | off | on | fixed) ;;
+		*) nok "TAILLAT_KINDS: '$k' is not a scenario (alone, off, on, fixed)" ;;
+		esac
+		[[ " $kinds " == *" $k "* ]] && nok "TAILLAT_KINDS: $k twice"
+		[[ $k == fixed ]] && ((fixed == 0)) && continue
+		kinds+="${kinds:+ }$k"
+	done
+	[[ " $kinds " == *" alone "* && $kinds == *" "* ]] ||
+		nok "TAILLAT_KINDS='${TAILLAT_KINDS:-}': alone (the baseline) and a loaded scenario are needed"
+	cmd+=" TAILLAT_KINDS='$kinds'"
 	# The bottleneck's RED (selftests/dcqcn/lab-preset.sh's defaults),
 	# used when BN_AQM=red.
 	red_min=${RED_MIN:-30000} red_max=${RED_MAX:-90000} red_burst=${RED_BURST:-45}
@@ -96,9 +113,11 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	[[ $aqm == codel || $aqm == red ]] || nok "BN_AQM='$aqm' is neither codel nor red"
 	[[ $latmax =~ ^[1-9][0-9]*$ ]] || nok "TAILLAT_LATMAX='$latmax' is not a number of seconds"
 	[[ ${TAILLAT_REPS:-3} =~ ^[1-9][0-9]?$ ]] || nok "TAILLAT_REPS='${TAILLAT_REPS:-}' is not 1-99"
+	[[ $ce_ms =~ ^[1-9][0-9]*$ ]] || nok "BN_CE_MS='$ce_ms' is not a whole number of ms"
 	cmd+=" TAILLAT_LATMAX=$latmax BN_MBIT=${BN_MBIT:-8} ROCE_MTU=${ROCE_MTU:-1024}"
 	cmd+=" BN_AQM=$aqm BN_CE_MS=$ce_ms RED_MIN=$red_min RED_MAX=$red_max RED_BURST=$red_burst"
 	cmd+=" RTUNE_EXTRA='${RTUNE_EXTRA:-}' bench/taillat/run.sh${*:+ $*}"
+	out=$(mktemp -d /tmp/rocetune-taillat.XXXXXX) || nok "mktemp"
 	t0=$SECONDS
 	# Each repetition's scenarios may take their LATMAX (in practice off
 	# alone comes near it) and ~5 min besides.
@@ -107,7 +126,7 @@ if [[ -z ${LAB_HOST:-} ]]; then
 		--env TAILLAT_REPS="${TAILLAT_REPS:-3}" --env TAILLAT_N="${TAILLAT_N:-4}" \
 		--env TAILLAT_SIZE="${TAILLAT_SIZE:-64}" --env TAILLAT_ITERS="${TAILLAT_ITERS:-1000}" \
 		--env TAILLAT_WARM="${TAILLAT_WARM:-5}" --env TAILLAT_LATMAX="$latmax" \
-		--env TAILLAT_FIXED="$fixed" \
+		--env TAILLAT_FIXED="$fixed" --env TAILLAT_KINDS="$kinds" \
 		--env BN_MBIT="${BN_MBIT:-8}" --env ROCE_MTU="${ROCE_MTU:-1024}" \
 		--env RED_MIN="$red_min" --env RED_MAX="$red_max" --env RED_BURST="$red_burst" \
 		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" --env BN_AQM="$aqm" \
@@ -138,8 +157,8 @@ ITERS=${TAILLAT_ITERS:-1000}
 WARM=${TAILLAT_WARM:-5}
 LATMAX=${TAILLAT_LATMAX:-700}
 FIXED=${TAILLAT_FIXED:-0}
-KINDS="alone off on"
-((FIXED > 0)) && KINDS+=" fixed"
+# Checked on the host (above).
+KINDS=${TAILLAT_KINDS:-alone off on}
 MTU=${ROCE_MTU:-1024}
 BULK_PORT=18515
 LAT_PORT=18516
@@ -152,7 +171,7 @@ if ((LAB_HOST == 1)); then
 	printf '%s\n' "kernel $(uname -r)" "bn_mbit $BN_MBIT" "red $RED_MIN $RED_MAX $RED_LIMIT" \
 		"reps $REPS" "n $N" "size $SIZE" "iters $ITERS" "warm $WARM" "mtu $MTU" \
 		"red_burst $RED_BURST" "aqm $BN_AQM $BN_CE_MS $BN_CODEL_LIMIT" \
-		"fixed_kbps $FIXED" >"$D/params"
+		"fixed_kbps $FIXED" "kinds $KINDS" >"$D/params"
 fi
 
 # run KIND NAME: one measurement; KIND alone, off, on or fixed.

@@ -30,7 +30,7 @@ trap 'rm -rf "$T"' EXIT
 
 tap_header
 "$PY" "$SYNTH" "$T" noresult uncal emptycap nobulk capnobulk noqueue nowin nomarks outside nosent \
-	stuck gap backwards lossy capshort fixed fixedgone codel || tap_bail "taillat_synth.py failed"
+	stuck gap backwards lossy capshort fixed fixedgone codel kinds badkinds || tap_bail "taillat_synth.py failed"
 "$PY" "$A" --command "made up" "$T/good" "$T/plot" >"$T/table" 2>"$T/err"
 good_rc=$?
 
@@ -177,6 +177,45 @@ t_codel() {
 	diff <(grep -v '^#' "$T/table") <(grep -v '^#' "$T/table-codel") || { echo "the figures changed"; return 1; }
 }
 tap_ok "a CoDel-marked run: its bottleneck and counter named, not RED's; the same figures" t_codel
+
+# TAILLAT_KINDS="alone on": the two rows, the one verdict and the queue
+# of what ran, and a plot of two panels; the figures of those two as in
+# the whole run. A kind the bench does not have is refused.
+t_kinds() {
+	local rc
+	"$PY" "$A" --command "made up" "$T/kinds" "$T/plot-kinds" >"$T/table-kinds" 2>"$T/kinds.err"
+	rc=$?
+	[ "$rc" -eq 0 ] || { echo "exit $rc"; cat "$T/kinds.err"; return 1; }
+	[ "$(grep -cE '^(alone|off|on|fixed) ' "$T/table-kinds")" -eq 2 ] || { echo "not 2 rows"; cat "$T/table-kinds"; return 1; }
+	diff <(grep -E '^(scenario|alone|on) ' "$T/table" | tr -s ' ') <(grep -v '^#' "$T/table-kinds" | tr -s ' ') ||
+		{ echo "the rows changed"; return 1; }
+	grep -q '^# 3 repetitions of (alone, on), interleaved' "$T/table-kinds" || { echo "repetitions line"; return 1; }
+	grep -q '^# target (with DCQCN): .*; met$' "$T/table-kinds" || { echo "no verdict"; return 1; }
+	if grep -q 'without DCQCN' "$T/table-kinds"; then
+		echo "an off verdict or queue without an off run:"
+		grep 'without DCQCN' "$T/table-kinds"
+		return 1
+	fi
+	grep -qE '^# queue delay at the bottleneck \(backlog / rate\), median of the q50s: [0-9.]+ ms with DCQCN; unloaded p99 ' "$T/table-kinds" ||
+		{ grep '^# queue' "$T/table-kinds"; return 1; }
+	[ ! -e "$T/plot-kinds/rates-off.dat" ] || { echo "off plot data without an off run"; return 1; }
+	grep -qx 'npanels = 2' "$T/plot-kinds/meta.gp" || { cat "$T/plot-kinds/meta.gp"; return 1; }
+	command -v gnuplot >/dev/null || return 0
+	gnuplot -e "dir='$T/plot-kinds'; png='$T/pk.png'" "$TOP/bench/taillat/plot.gp" 2>"$T/gpk.err" ||
+		{ cat "$T/gpk.err"; return 1; }
+	[ -s "$T/pk.png" ] || { echo "no PNG"; return 1; }
+}
+tap_ok "TAILLAT_KINDS='alone on': two rows, one verdict, two plot panels, the same figures" t_kinds
+
+t_badkinds() {
+	local out rc
+	out=$("$PY" "$A" "$T/badkinds" "$T/plot-badkinds" 2>"$T/badkinds.err")
+	rc=$?
+	[ "$rc" -eq 1 ] && [ -z "$out" ] || { echo "exit $rc, output: $out"; return 1; }
+	grep -q 'params: kinds "alone on of": not alone and other scenarios' "$T/badkinds.err" ||
+		{ cat "$T/badkinds.err"; return 1; }
+}
+tap_ok "refused: a kinds line naming a scenario the bench does not have" t_badkinds
 
 # refused FAULT WHAT: exit 1, WHAT on stderr, nothing on stdout.
 refused() {

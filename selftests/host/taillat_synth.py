@@ -82,6 +82,12 @@ def share(d, fault):
         if fault.startswith('fixed'):
             f.write('fixed_kbps 1840\n')
             kinds += ('fixed',)
+        if fault == 'kinds':
+            # TAILLAT_KINDS="alone on": two scenarios, no others' logs.
+            kinds = ('alone', 'on')
+            f.write('kinds alone on\n')
+        if fault == 'badkinds':
+            f.write('kinds alone on of\n')
     for rep in (1, 2, 3):
         for kind in kinds:
             name = '%s-%d' % (kind, rep)

@@ -26,7 +26,7 @@
 # replies do not). The bulk QPs start WARM seconds before it, run until it
 # ended and are then stopped, so every latency sample is a loaded one.
 #
-#   bench/taillat/run.sh [lab-run options]     (on the host; ~40 min)
+#   bench/taillat/run.sh [lab-run options]     (on the host; ~35 min)
 #   Environment: TAILLAT_REPS (default 3), TAILLAT_N (bulk QPs, 4),
 #                TAILLAT_SIZE (small message bytes, 64), TAILLAT_ITERS
 #                (small flow exchanges, 1000), TAILLAT_WARM (s of bulk

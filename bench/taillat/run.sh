@@ -56,7 +56,7 @@
 # RED's moving average lets a queue grow for many packets first.
 #
 # What the bulk QPs moved is counted by the bottleneck itself: host1
-# samples RED's bytes sent on ifb0 with its backlog every 50 ms
+# samples the marking qdisc's bytes sent on ifb0 with its backlog every 50 ms
 # (qsample.py --sent) and marks the small flow's window from its server's
 # log (marks.py), inside marks of its own around it (after the warm-up
 # and before the server starts, after it ended and before the bulk QPs
@@ -86,7 +86,7 @@ if [[ -z ${LAB_HOST:-} ]]; then
 	cmd="TAILLAT_REPS=${TAILLAT_REPS:-3} TAILLAT_N=${TAILLAT_N:-4} TAILLAT_SIZE=${TAILLAT_SIZE:-64}"
 	cmd+=" TAILLAT_ITERS=${TAILLAT_ITERS:-1000} TAILLAT_WARM=${TAILLAT_WARM:-5}"
 	# The fixed scenario's rate: 0.92 of the bottleneck over the bulk QPs,
-	# just above the target's 0.90 (RED's counter counts the headers the
+	# just above the target's 0.90 (the qdisc's counter counts the headers the
 	# pacing counts, so the share is the utilisation).
 	fixed=${TAILLAT_FIXED-$(awk -v b="${BN_MBIT:-8}" -v n="${TAILLAT_N:-4}" \
 		'BEGIN { if (n > 0) printf "%d", b * 920 / n }')}
@@ -189,10 +189,12 @@ run() {
 		RTUNE_LAB_PRESET=("${preset[@]}")
 	fi
 	if ((LAB_HOST == 1)); then
-		# A new RED: every run starts from an empty average (lab-preset.sh).
+		# A new RED: every run starts from an empty average
+		# (lab-preset.sh). CoDel keeps no average; either's counters
+		# are read as differences (red0-, red1-).
 		rtune_lab_red replace || bench_fail "RED reset before $name"
 		echo "$(rtune_lab_redstat dropped) $(rtune_lab_redstat marked)" >"$D/red0-$name"
-		# The backlog, and RED's bytes and packets sent (the bottleneck's
+		# The backlog, and the qdisc's bytes and packets sent (the bottleneck's
 		# own counters), every 50 ms, each on the time of its read.
 		python3 "$BENCH_TOP/selftests/dcqcn/qsample.py" --sent ifb0 "$BN_AQM" 0.05 "$D/q-$name" &
 		mon=$!
@@ -243,7 +245,7 @@ run() {
 	fi
 	# -u 17 as for the bulk QPs: a round trip through a full queue takes
 	# longer than the default QP timeout (Documentation/datapath.rst).
-	# ECT (--tclass=2), so that RED marks it rather than drops it.
+	# ECT (--tclass=2), so that the qdisc marks it rather than drops it.
 	lab_perf_run --calibrated --port $LAT_PORT --timeout "$LATMAX" --grace 20 "lat-$name" -- \
 		ib_write_lat -d rxe0 -x "$LAB_GID" -F -u 17 -m "$MTU" --tclass=2 \
 		-s "$SIZE" -n "$ITERS" -U ||

@@ -98,15 +98,30 @@ t_target() {
 }
 tap_ok "target verdicts: met with DCQCN (1.5x, 0.95), not met without (50x)" t_target
 
+# drawn PLOTDIR: plot.gp draws a PNG (PLOTDIR.png) from analyze.py's plot
+# data in PLOTDIR; nothing to check without gnuplot.
+drawn() {
+	command -v gnuplot >/dev/null || return 0
+	gnuplot -e "dir='$1'; png='$1.png'" "$TOP/bench/taillat/plot.gp" 2>"$1.gp.err" ||
+		{ cat "$1.gp.err"; return 1; }
+	[ "$(head -c 4 "$1.png" | od -An -c | tr -d ' ')" = '211PNG' ] || { echo "$1.png: not a PNG"; return 1; }
+}
+
+# analysed NAME: the analysis of the made-up run NAME succeeds; its table
+# in $T/table-NAME, its plot data in $T/plot-NAME.
+analysed() {
+	local rc
+	"$PY" "$A" --command "made up" "$T/$1" "$T/plot-$1" >"$T/table-$1" 2>"$T/$1.err"
+	rc=$?
+	[ "$rc" -eq 0 ] || { echo "exit $rc"; cat "$T/$1.err"; return 1; }
+}
+
 t_plot() {
 	local n
 	n=$(grep -c . "$T/plot/lat-on.dat")
 	# 999 exchanges and a comment line
 	[ "$n" -eq 1000 ] || { echo "lat-on.dat: $n lines"; return 1; }
-	command -v gnuplot >/dev/null || return 0
-	gnuplot -e "dir='$T/plot'; png='$T/p.png'" "$TOP/bench/taillat/plot.gp" 2>"$T/gp.err" ||
-		{ cat "$T/gp.err"; return 1; }
-	[ "$(head -c 4 "$T/p.png" | od -An -c | tr -d ' ')" = '211PNG' ] || { echo "not a PNG"; return 1; }
+	drawn "$T/plot"
 }
 tap_ok "plot data (every exchange of the typical run) and the PNG (if gnuplot is installed)" t_plot
 
@@ -114,10 +129,7 @@ tap_ok "plot data (every exchange of the typical run) and the PNG (if gnuplot is
 # in the plot; a run without it (params without fixed_kbps, as before the
 # scenario existed) has three rows.
 t_fixed() {
-	local rc
-	"$PY" "$A" --command "made up" "$T/fixed" "$T/plot-fixed" >"$T/table-fixed" 2>"$T/fixed.err"
-	rc=$?
-	[ "$rc" -eq 0 ] || { echo "exit $rc"; cat "$T/fixed.err"; return 1; }
+	analysed fixed || return 1
 	cells "$T/table-fixed" <<-EOF || return 1
 	fixed p99_ms 2.50 [2.25-2.75]
 	fixed p99_x 2.5 [2.5-2.5]
@@ -136,9 +148,7 @@ t_fixed() {
 		return 1
 	fi
 	[ "$(grep -c ' fixed ' "$T/plot-fixed/pct.dat")" -eq 3 ] || { echo "pct.dat: not 3 fixed points"; return 1; }
-	command -v gnuplot >/dev/null || return 0
-	gnuplot -e "dir='$T/plot-fixed'; png='$T/pf.png'" "$TOP/bench/taillat/plot.gp" 2>"$T/gpf.err" ||
-		{ cat "$T/gpf.err"; return 1; }
+	drawn "$T/plot-fixed"
 }
 tap_ok "the fixed-rate reference: its row and verdict (2.5x, 0.92: not met), a fourth place in the plot" t_fixed
 
@@ -161,10 +171,7 @@ tap_ok "refused: a fixed-rate run without its perftest log (1 of 12)" t_fixedgon
 # A run marked by CoDel's ce_threshold (the bench's default) names it, and
 # its counters, where a RED run names RED; the figures do not change.
 t_codel() {
-	local rc
-	"$PY" "$A" --command "made up" "$T/codel" "$T/plot-codel" >"$T/table-codel" 2>"$T/codel.err"
-	rc=$?
-	[ "$rc" -eq 0 ] || { echo "exit $rc"; cat "$T/codel.err"; return 1; }
+	analysed codel || return 1
 	grep -qx '# bottleneck: host1 ingress ifb0, HTB 8 Mbit/s + CoDel ce_threshold 3 ms (marks at dequeue), limit 560 packets;' "$T/table-codel" ||
 		{ grep '^# bottleneck' "$T/table-codel"; return 1; }
 	grep -qx "# the small flow alone through the bottleneck, CoDel's counter over those bytes: 1.000 \[1.000-1.000\]" "$T/table-codel" ||
@@ -182,10 +189,7 @@ tap_ok "a CoDel-marked run: its bottleneck and counter named, not RED's; the sam
 # of what ran, and a plot of two panels; the figures of those two as in
 # the whole run. A kind the bench does not have is refused.
 t_kinds() {
-	local rc
-	"$PY" "$A" --command "made up" "$T/kinds" "$T/plot-kinds" >"$T/table-kinds" 2>"$T/kinds.err"
-	rc=$?
-	[ "$rc" -eq 0 ] || { echo "exit $rc"; cat "$T/kinds.err"; return 1; }
+	analysed kinds || return 1
 	[ "$(grep -cE '^(alone|off|on|fixed) ' "$T/table-kinds")" -eq 2 ] || { echo "not 2 rows"; cat "$T/table-kinds"; return 1; }
 	diff <(grep -E '^(scenario|alone|on) ' "$T/table" | tr -s ' ') <(grep -v '^#' "$T/table-kinds" | tr -s ' ') ||
 		{ echo "the rows changed"; return 1; }
@@ -200,10 +204,7 @@ t_kinds() {
 		{ grep '^# queue' "$T/table-kinds"; return 1; }
 	[ ! -e "$T/plot-kinds/rates-off.dat" ] || { echo "off plot data without an off run"; return 1; }
 	grep -qx 'npanels = 2' "$T/plot-kinds/meta.gp" || { cat "$T/plot-kinds/meta.gp"; return 1; }
-	command -v gnuplot >/dev/null || return 0
-	gnuplot -e "dir='$T/plot-kinds'; png='$T/pk.png'" "$TOP/bench/taillat/plot.gp" 2>"$T/gpk.err" ||
-		{ cat "$T/gpk.err"; return 1; }
-	[ -s "$T/pk.png" ] || { echo "no PNG"; return 1; }
+	drawn "$T/plot-kinds"
 }
 tap_ok "TAILLAT_KINDS='alone on': two rows, one verdict, two plot panels, the same figures" t_kinds
 

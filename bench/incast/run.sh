@@ -68,6 +68,9 @@
 #   jain     Jain's index of the QPs' bytes over the util window
 #   conv_s   time from the first packet until every later 1 s window has
 #            Jain >= 0.9 and util >= 0.8 ("-": never)
+# and, for each N with DCQCN, how many of its runs met every one of
+# N = 4's targets (util >= 0.95, no drops, q99 < RED_MAX, Jain >= 0.99)
+# and how many met each (table.py).
 
 # shellcheck disable=SC2154
 set -uo pipefail
@@ -238,7 +241,7 @@ for n in $NS; do
 done
 
 if ((LAB_HOST == 1)); then
-	table=$(python3 "$here/table.py" "$LAB_HOST_DIR/rows") || bench_fail "no table from the rows"
+	table=$(python3 "$here/table.py" "$LAB_HOST_DIR/rows" "$RED_MAX") || bench_fail "no table from the rows"
 	IFS='|' read -r off on <<<"$(lab_get 2 mr 5)"
 	moff=$(printf '%s\n' $off | bench_median)
 	mon_=$(printf '%s\n' $on | bench_median)

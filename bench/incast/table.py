@@ -1,12 +1,26 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""table.py ROWS: the incast table from run.sh's rows, one line per run
-("N CC REP util jain conv_s flows gput drops ce rexmit q50 q99 qmax"):
-one line per N and CC, in the order they ran, each figure the median of
-the repetitions and, when there are several, their range [min..max], so
-that no figure rests on one run. conv_s "-" (never converged) sorts above
-every number; a median that lands on it prints "-"."""
+"""table.py ROWS [QMAX_B]: the incast table from run.sh's rows, one line
+per run ("N CC REP util jain conv_s flows gput drops ce rexmit q50 q99
+qmax"): one line per N and CC, in the order they ran, each figure the
+median of the repetitions and, when there are several, their range
+[min..max], so that no figure rests on one run. conv_s "-" (never
+converged) sorts above every number; a median that lands on it prints "-".
+
+With QMAX_B (RED's max, in bytes), then one line per N run with DCQCN:
+how many of its runs met every one of N = 4's targets (TARGETS), and how
+many met each, so that a median that meets them is not taken for every
+run meeting them."""
 import sys
+
+# N = 4's targets (Documentation/datapath.rst, "A preset for the QEMU lab"):
+# what it says, its short name, the figure's index (after ORDER), the test.
+TARGETS = (
+    ("utilisation >= 0.95", "util", 0, lambda x, qmax: x >= 0.95),
+    ("no drops", "drops", 4, lambda x, qmax: x == 0),
+    ("queue p99 < QMAX", "q99", 8, lambda x, qmax: x < qmax),
+    ("Jain >= 0.99", "jain", 1, lambda x, qmax: x >= 0.99),
+)
 
 COLS = ("util", "jain", "conv_s", "gput", "drops", "ce", "rexmit", "q50_B", "q99_B", "qmax_B",
         "flows")
@@ -14,6 +28,12 @@ FMT = ("%.3f", "%.3f", "%.1f", "%.2f", "%d", "%d", "%d", "%d", "%d", "%d", "%d")
 # the rows' order: util jain conv flows gput drops ce rexmit q50 q99 qmax
 ORDER = (0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 3)
 
+qmax = None
+if len(sys.argv) > 2:
+    try:
+        qmax = int(sys.argv[2])
+    except ValueError:
+        sys.exit("table.py: QMAX_B %r is not a number of bytes" % sys.argv[2])
 groups = {}
 for line in open(sys.argv[1]):
     f = line.split()
@@ -45,3 +65,13 @@ for (n, cc), runs in groups.items():
     print("%-4s %-3s %4d" % (n, cc, len(runs)) + "".join(" %-22s" % c for c in cells).rstrip())
 if len(reps) != 1:
     sys.exit("table.py: unequal repetitions %s" % sorted(reps))
+if qmax is not None:
+    says = ", ".join(s.replace("QMAX", "%d B" % qmax) for s, _, _, _ in TARGETS)
+    print("# runs with DCQCN that met every one of N = 4's targets (%s):" % says)
+    for (n, cc), runs in groups.items():
+        if cc != "on":
+            continue
+        every = sum(1 for r in runs if all(ok(r[i], qmax) for _, _, i, ok in TARGETS))
+        each = ", ".join("%s %d" % (short, sum(1 for r in runs if ok(r[i], qmax)))
+                         for _, short, i, ok in TARGETS)
+        print("#   N = %s: %d of %d (each: %s)" % (n, every, len(runs), each))

@@ -326,4 +326,25 @@ t_incast_table() {
 	! "$PY" "$TOP/bench/incast/table.py" "$T/rows-bad" >/dev/null 2>&1 || { echo "a short row was taken"; return 1; }
 }
 tap_ok "bench/incast/table.py: medians and [min..max] ranges; a short row refused" t_incast_table
+
+# table.py QMAX_B: per N with DCQCN, the runs that met all of N = 4's
+# targets; each run here misses at most one, at its boundary.
+t_incast_targets() {
+	printf '%s\n' "16 off 1 1.000 0.999 - 16 6.5 0 9 0 1 400000 500000" \
+		"16 on 1 0.950 0.990 - 16 6.5 0 9 0 1 89999 90000" \
+		"16 on 2 0.990 0.995 - 16 6.5 0 9 0 1 90000 95000" \
+		"16 on 3 0.990 0.989 - 16 6.5 0 9 0 1 50000 60000" \
+		"16 off 2 1.000 0.999 - 16 6.5 0 9 0 1 400000 500000" \
+		"16 off 3 1.000 0.999 - 16 6.5 0 9 0 1 400000 500000" >"$T/rows-t"
+	"$PY" "$TOP/bench/incast/table.py" "$T/rows-t" 90000 >"$T/tt" || return 1
+	grep -qx '#   N = 16: 1 of 3 (each: util 3, drops 3, q99 2, jain 2)' "$T/tt" ||
+		{ cat "$T/tt"; return 1; }
+	[ "$(grep -c '^#   N = ' "$T/tt")" = 1 ] || { echo "a line for the runs without DCQCN"; return 1; }
+	grep -q 'queue p99 < 90000 B, Jain >= 0.99' "$T/tt" || { echo "the targets are not named"; return 1; }
+	"$PY" "$TOP/bench/incast/table.py" "$T/rows-t" >"$T/tt" || return 1
+	! grep -q '^#' "$T/tt" || { echo "a targets line without QMAX_B"; return 1; }
+	! "$PY" "$TOP/bench/incast/table.py" "$T/rows-t" 90k >"$T/tt" 2>/dev/null || { echo "90k taken"; return 1; }
+	[ ! -s "$T/tt" ] || { echo "a table printed before the bad QMAX_B was refused"; return 1; }
+}
+tap_ok "bench/incast/table.py: runs meeting all of N = 4's targets counted, each at its boundary" t_incast_targets
 tap_done

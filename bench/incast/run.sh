@@ -178,7 +178,9 @@ for n in $NS; do
 		fi
 		if [[ $mode == on ]] && ((LAB_HOST == 2)); then
 			# The sender's QPs while they run ("epoch_s qpn rate_kbps
-			# alpha_1024ths cnp_sent cnp_rcvd ce_rcvd rate_cuts"). Not
+			# alpha_1024ths cnp_sent cnp_rcvd ce_rcvd rate_cuts"), a
+			# read and 0.25 s of sleep: about one sample a second, as
+			# awk and date are slow to start on a busy vCPU. Not
 			# on host1: its one vCPU is the bottleneck's, 95-98 % busy
 			# at N = 16 (perftest, rxe, the capture), and a process
 			# started four times a second there is load on what is

@@ -87,6 +87,7 @@ int dcqcn_params_from_set(const struct rtune_param_set *set, u32 line_rate_mbps,
 	p->fast_recovery = v[RTUNE_P_RP_FAST_RECOVERY_STAGES];
 	p->ai_kbps = v[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS];
 	p->hai_kbps = v[RTUNE_P_RP_HYPER_INCREASE_KBPS];
+	p->share_pct = v[RTUNE_P_RP_PATH_SHARE_PCT];
 	p->np_interval_us = v[RTUNE_P_NP_MIN_CNP_INTERVAL_US];
 	p->clamp_target = v[RTUNE_P_RP_CLAMP_TARGET_RATE] != 0;
 	p->clamp_after_timer = v[RTUNE_P_RP_CLAMP_TARGET_AFTER_TIMER] != 0;
@@ -174,8 +175,61 @@ static void stop_if_recovered(struct dcqcn_rp *rp,
 	}
 }
 
+/* Before the flow's first CNP, and its path has not ended its start. */
+static inline bool starting(const struct dcqcn_rp *rp)
+{
+	return !rp->cut_once && !rp->start_ended;
+}
+
+/* Weight of one sample in a path's mean rate: 1/16. */
+#define DCQCN_PATH_MEAN_DIV	16
+
 /*
- * One rate-increase stage, from the timer or the byte counter. The phase
+ * Add the flow's rate to its path's mean. Only cuts and increase stages
+ * call it, so a start-up's doublings, which say nothing of the share the
+ * path gives, never reach the mean.
+ */
+static void path_note_rate(struct dcqcn_rp *rp)
+{
+	s64 m, r = rp->rc_kbps;
+
+	if (!rp->path)
+		return;
+	m = READ_ONCE(rp->path->mean_kbps);
+	m = m ? m + (r - m) / DCQCN_PATH_MEAN_DIV : r;
+	WRITE_ONCE(rp->path->mean_kbps, (u32)m);
+}
+
+/*
+ * rp_path_share_pct: whether the increase stage due at @t is held, for a
+ * flow more than share_pct above its path's mean rate while the path is
+ * congested (a CNP came to one of its flows within a period of @t).
+ * DCQCN evens flows out only through its additive steps, equal for all,
+ * against cuts that take the same share of every rate: a flow that its
+ * start-up or a run of CNPs left at twice the others' rate keeps about
+ * that for seconds. Held, it gives the room its cuts free to the flows
+ * below the mean. A path with no congestion holds nothing, so a flow
+ * never waits on others that do not use their share; and a stage run
+ * late, long after @t, is not held on news from after it.
+ */
+static bool share_hold(const struct dcqcn_rp *rp,
+		       const struct dcqcn_params *p, u64 t)
+{
+	u64 c;
+	u32 m;
+
+	if (!p->share_pct || !rp->path)
+		return false;
+	m = READ_ONCE(rp->path->mean_kbps);
+	c = READ_ONCE(rp->path->last_cnp_us);
+	if (!m || !c || c + p->timer_us <= t || c > t + p->timer_us)
+		return false;
+	return (u64)rp->rc_kbps * 100 > (u64)m * (100 + p->share_pct);
+}
+
+/*
+ * One rate-increase stage due at @t, from the timer or the byte counter,
+ * unless share_hold() holds it. The phase
  * is chosen from the stage counts *before* this stage is counted, so the
  * first F stages of either counter are fast recovery:
  *   both < F       fast recovery   RT unchanged
@@ -184,12 +238,18 @@ static void stop_if_recovered(struct dcqcn_rp *rp,
  * then RT is clamped to the maximum rate and RC = ceil((RC + RT) / 2).
  */
 static void increase_stage(struct dcqcn_rp *rp, const struct dcqcn_params *p,
-			   bool by_bytes)
+			   u64 t, bool by_bytes)
 {
 	u32 f = p->fast_recovery;
 	u64 rt = rp->rt_kbps;
 	u64 rc;
 
+	path_note_rate(rp);
+	if (share_hold(rp, p, t)) {
+		/* No stage at all: the phase goes on where it was. */
+		rp->stats.share_holds++;
+		return;
+	}
 	if (rp->t_stage < f && rp->bc_stage < f) {
 		rp->stats.fast_recovery++;
 	} else if (rp->t_stage >= f && rp->bc_stage >= f) {
@@ -254,12 +314,6 @@ static void start_stage(struct dcqcn_rp *rp, const struct dcqcn_params *p)
 	stop_if_recovered(rp, p);
 }
 
-/* Before the flow's first CNP, and its path has not ended its start. */
-static inline bool starting(const struct dcqcn_rp *rp)
-{
-	return !rp->cut_once && !rp->start_ended;
-}
-
 /*
  * Whether a CNP came to a flow of @rp's path in the period that ends
  * with the stage at @t, or since. Stages run late, on the flow's next
@@ -303,6 +357,42 @@ static void end_start(struct dcqcn_rp *rp, const struct dcqcn_params *p)
 	rp->stats.start_path_ends++;
 }
 
+/* How long a path's mean stays a start-up's guide after its last CNP, in T. */
+#define DCQCN_PATH_MEAN_PERIODS	16
+
+/*
+ * rp_path_share_pct: the start-up stage at @t of a flow whose path has a
+ * mean rate and had a CNP in the last 16 periods (about the mean's
+ * memory) does not double past that mean: the flow takes the mean if it
+ * is below it, and its start-up ends there, as on the path's congestion
+ * (end_start()). Returns whether it did. A flow that joins flows already
+ * sharing a path would otherwise double on while the path happens to be
+ * quiet, to several times their rate, until the queue it builds brings
+ * its first CNP.
+ */
+static bool share_start_end(struct dcqcn_rp *rp, const struct dcqcn_params *p,
+			    u64 t)
+{
+	u64 c;
+	u32 m;
+
+	if (!p->share_pct || !rp->path)
+		return false;
+	m = READ_ONCE(rp->path->mean_kbps);
+	c = READ_ONCE(rp->path->last_cnp_us);
+	if (!m || !c || c + DCQCN_PATH_MEAN_PERIODS * (u64)p->timer_us <= t ||
+	    2 * (u64)rp->rc_kbps <= m)
+		return false;
+	if (m > p->max_rate_kbps)
+		m = p->max_rate_kbps;
+	if (m > rp->rc_kbps)
+		rp->rc_kbps = m;
+	rp->rt_kbps = rp->rc_kbps;
+	rp->start_ended = true;
+	rp->stats.start_share_ends++;
+	return true;
+}
+
 static void timer_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 			   u64 now)
 {
@@ -316,7 +406,7 @@ static void timer_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 			rp->next_timer_us = t + p->timer_us;
 			if (path_congested(rp, p, t))
 				end_start(rp, p);
-			else
+			else if (!share_start_end(rp, p, t))
 				start_stage(rp, p);
 			continue;
 		}
@@ -331,7 +421,8 @@ static void timer_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		 * catching up after a long idle.
 		 */
 		if (s && s <= p->max_rate_kbps - rp->rt_kbps &&
-		    rp->rc_kbps <= rp->rt_kbps && (d == s || d + 1 == s)) {
+		    rp->rc_kbps <= rp->rt_kbps && (d == s || d + 1 == s) &&
+		    !share_hold(rp, p, t)) {
 			u64 pending = dcqcn_div(now - t, p->timer_us) + 1;
 			u64 room = dcqcn_div(p->max_rate_kbps - rp->rt_kbps,
 					     (u32)s);
@@ -350,7 +441,7 @@ static void timer_catch_up(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 			continue;
 		}
 		rp->next_timer_us = t + p->timer_us;
-		increase_stage(rp, p, false);
+		increase_stage(rp, p, t, false);
 	}
 }
 
@@ -490,6 +581,7 @@ bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	rp->next_alpha_us = now + p->alpha_period_us;
 	rp->last_cut_us = now;
 	rp->cut_once = true;
+	path_note_rate(rp);
 	rp->stats.cnp_handled++;
 	return true;
 }
@@ -517,7 +609,7 @@ void dcqcn_rp_on_tx(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	if (n > DCQCN_MAX_BYTE_STAGES_PER_TX)
 		n = DCQCN_MAX_BYTE_STAGES_PER_TX;
 	while (n-- && rp->next_timer_us != DCQCN_NEVER)
-		increase_stage(rp, p, true);
+		increase_stage(rp, p, rp->now_us, true);
 }
 
 u64 dcqcn_rp_next_event_us(const struct dcqcn_rp *rp)

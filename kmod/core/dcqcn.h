@@ -61,6 +61,7 @@ struct dcqcn_params {
 	u32 fast_recovery;	/* rp_fast_recovery_stages: F */
 	u32 ai_kbps;		/* rp_additive_increase_kbps: R_AI */
 	u32 hai_kbps;		/* rp_hyper_increase_kbps: R_HAI */
+	u32 share_pct;		/* rp_path_share_pct; 0 = off */
 	u32 np_interval_us;	/* np_min_cnp_interval_us: N */
 	bool clamp_target;	/* rp_clamp_target_rate */
 	bool clamp_after_timer;	/* rp_clamp_target_after_timer */
@@ -79,19 +80,30 @@ struct dcqcn_rp_stats {
 	u64 sent_clamps;	/* cuts from the sent rate, below RC */
 	u64 start_doublings;	/* start-up increases, before the first CNP */
 	u64 start_path_ends;	/* start-ups ended by the path's congestion */
+	u64 start_share_ends;	/* start-ups ended at the path's mean */
+	u64 share_holds;	/* increase stages held: above the path's mean */
 };
 
 /*
  * What the flows to one peer share: when the last CNP came to any of
- * them, 0 = none. A flow still in its start-up (rp_initial_rate_kbps)
- * ends it when a CNP came to another flow of its path in the last period:
- * see dcqcn_rp_set_path(). The caller owns it and keeps it for as long as
+ * them, 0 = none, and the mean of their rates. A flow still in its
+ * start-up (rp_initial_rate_kbps) ends it when a CNP came to another flow
+ * of its path in the last period: see dcqcn_rp_set_path(). With
+ * rp_path_share_pct, a flow well above the mean takes no increase while
+ * the path is congested. The caller owns it and keeps it for as long as
  * any flow points to it. Flows under different locks read and write it,
- * each access whole (READ_ONCE/WRITE_ONCE); a torn time on a 32-bit
- * kernel can only move one start-up's end by a period.
+ * each access whole (READ_ONCE/WRITE_ONCE): a torn time on a 32-bit
+ * kernel can only move one start-up's end by a period, and two flows
+ * updating the mean at once can only lose one of the two samples.
  */
 struct dcqcn_path {
 	u64 last_cnp_us;
+	/*
+	 * A moving average of the rates of its flows past their start-up,
+	 * each sampled at its increase stages and cuts (every T while it
+	 * recovers, so each flow about as often): 0 = none yet.
+	 */
+	u32 mean_kbps;
 };
 
 /* Reaction-point state of one flow (one QP). Read it with the helpers. */

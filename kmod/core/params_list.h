@@ -100,6 +100,9 @@
 	X(RP_HYPER_INCREASE_KBPS, rp_hyper_increase_kbps, "kb/s", U32,		\
 	  1, RTUNE_RATE_MAX_KBPS, 200000, 50000,				\
 	  "R_HAI: target-rate step in hyper increase")				\
+	X(RP_PATH_SHARE_PCT, rp_path_share_pct, "%", U32,			\
+	  0, 100, 0, 0,								\
+	  "no increase this far above the path's mean rate while it is congested; 0 = off") \
 										\
 	/* Notification point (receiver): CNP generation. */			\
 	X(NP_MIN_CNP_INTERVAL_US, np_min_cnp_interval_us, "us", U32,		\

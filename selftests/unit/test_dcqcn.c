@@ -995,6 +995,145 @@ static void test_path_start(void)
 		  "path: an ignored CNP is noted too");
 }
 
+/*
+ * rp_path_share_pct: while the path is congested, a flow more than the
+ * share above its path's mean rate takes no increase stage. Paper preset
+ * at 100 Mb/s (T = 55 us, F = 5, B = 10 MB, alpha 1: a cut halves).
+ */
+static void test_path_share(void)
+{
+	struct dcqcn_params p = mkp("paper", 100, "rp_path_share_pct=10", NULL);
+	struct dcqcn_params off = mkp("paper", 100, NULL);
+	struct dcqcn_params start = mkp("paper", 100, "rp_initial_rate_kbps=1500",
+					"rp_path_share_pct=10", NULL);
+	struct dcqcn_params ai = mkp("paper", 100, "rp_path_share_pct=10",
+				     "rp_additive_increase_kbps=16", NULL);
+	struct dcqcn_path path = { 0 }, other = { 0 };
+	struct dcqcn_rp a, b;
+
+	/* The mean: the first sample as it is, then 1/16 of each difference. */
+	dcqcn_rp_init(&a, &p, 1000);
+	dcqcn_rp_set_path(&a, &path);
+	dcqcn_rp_on_cnp(&a, &p, 1000);
+	eq_u(path.mean_kbps, 50000, "share: a cut flow's rate is its path's first sample");
+	dcqcn_rp_init(&b, &p, 1000);
+	dcqcn_rp_set_path(&b, &path);
+	dcqcn_rp_advance(&b, &p, 1010);
+	eq_u(path.mean_kbps, 50000, "share: a flow that was never cut adds nothing");
+	dcqcn_rp_on_cnp(&b, &p, 1010);
+	dcqcn_rp_on_cnp(&b, &p, 1020);
+	tap_check(b.rc_kbps == 25000 && path.mean_kbps == 48438,
+		  "share: each cut adds a sample: 50000 - 25000/16 = 48438 (%u)",
+		  path.mean_kbps);
+
+	/*
+	 * a (50000) at its stage of 1055, the path's last CNP at 1020 (b's):
+	 * a's sample first, 20000 + 30000/16 = 21875, and 50000 is above
+	 * 110 % of that: held, no stage counted.
+	 */
+	path.mean_kbps = 20000;
+	dcqcn_rp_advance(&a, &p, 1055);
+	tap_check(a.rc_kbps == 50000 && a.rt_kbps == 100000 && a.t_stage == 0 &&
+		  a.stats.share_holds == 1 && path.mean_kbps == 21875,
+		  "share: above the mean on a congested path, the stage is held");
+	/* 1110: the CNP of 1020 is more than T old; the stage runs. */
+	dcqcn_rp_advance(&a, &p, 1110);
+	tap_check(a.rc_kbps == 75000 && a.t_stage == 1 && a.stats.share_holds == 1,
+		  "share: no CNP to the path within T, the stage runs");
+	/* 1165, a CNP just before: 75000 is within 110 % of about 70300. */
+	path.mean_kbps = 70000;
+	path.last_cnp_us = 1160;
+	dcqcn_rp_advance(&a, &p, 1165);
+	tap_check(a.rc_kbps == 87500 && a.t_stage == 2 && a.stats.share_holds == 1,
+		  "share: within the share above the mean, the stage runs");
+	/* Off: the same state, the same congestion, nothing held. */
+	b = a;
+	path.mean_kbps = 20000;
+	path.last_cnp_us = 1215;
+	dcqcn_rp_advance(&b, &off, 1220);
+	tap_check(b.t_stage == 3 && b.stats.share_holds == 1,
+		  "share: with rp_path_share_pct=0 nothing is held");
+	dcqcn_rp_advance(&a, &p, 1220);
+	tap_check(a.t_stage == 2 && a.stats.share_holds == 2,
+		  "share: and with 10 the same stage is");
+
+	/* Byte-counter stages are held the same way. */
+	dcqcn_rp_on_cnp(&a, &p, 2000);
+	path.mean_kbps = 20000;
+	dcqcn_rp_on_tx(&a, &p, 2010, 10000000);
+	tap_check(a.bc_stage == 0 && a.stats.byte_stages == 0 &&
+		  a.stats.share_holds == 3,
+		  "share: a byte stage above the mean is held");
+
+	/*
+	 * Stages run late (the flow idle from 3000 to 3900) are not held on
+	 * a CNP that came more than T after them.
+	 */
+	dcqcn_rp_on_cnp(&a, &p, 3000);
+	path.mean_kbps = 20000;
+	path.last_cnp_us = 3900;
+	dcqcn_rp_advance(&a, &p, 3800);
+	tap_check(a.t_stage > 0 && a.stats.share_holds == 3,
+		  "share: a stage run late is not held on later news");
+
+	/*
+	 * A run of equal additive steps (R_AI = 16 kb/s, the gap RT - RC at
+	 * 16 or 15) is caught up in one go; a held stage is not skipped so.
+	 */
+	dcqcn_rp_init(&b, &ai, 0);
+	dcqcn_rp_set_path(&b, &other);
+	dcqcn_rp_on_cnp(&b, &ai, 1000);
+	dcqcn_rp_on_cnp(&b, &ai, 1001);
+	other.last_cnp_us = 1;
+	dcqcn_rp_advance(&b, &ai, 2100);
+	tap_check(b.t_stage >= 5 && b.bc_stage == 0 && b.stats.share_holds == 0 &&
+		  (b.rt_kbps - b.rc_kbps == 16 || b.rt_kbps - b.rc_kbps == 15),
+		  "share: uncongested, the stages run into equal additive steps (%u, %u)",
+		  b.rc_kbps, b.rt_kbps);
+	other.mean_kbps = 10000;
+	other.last_cnp_us = 2140;
+	dcqcn_rp_advance(&b, &ai, 2145);
+	tap_check(b.stats.share_holds == 1 && b.t_stage == 19,
+		  "share: a stage due in such a run is held all the same (%u)",
+		  b.t_stage);
+
+	/* A flow in its start-up adds nothing to the mean, and is not held. */
+	other = (struct dcqcn_path){ 0 };
+	dcqcn_rp_init(&b, &start, 0);
+	dcqcn_rp_set_path(&b, &other);
+	dcqcn_rp_advance(&b, &start, 110);
+	tap_check(other.mean_kbps == 0 && b.rc_kbps == 6000 &&
+		  b.stats.share_holds == 0,
+		  "share: a start-up doubles on and adds no sample");
+
+	/*
+	 * A start-up on a path with a mean (5000) and a CNP 16 T = 880 us
+	 * back or less, but not within T: it doubles (10055: 3000) until a
+	 * doubling would pass the mean (10110: 6000), takes the mean there
+	 * and goes on as after a cut (10165: fast recovery, RT = RC).
+	 */
+	other = (struct dcqcn_path){ .last_cnp_us = 9500, .mean_kbps = 5000 };
+	dcqcn_rp_init(&b, &start, 10000);
+	dcqcn_rp_set_path(&b, &other);
+	dcqcn_rp_advance(&b, &start, 10110);
+	tap_check(b.rc_kbps == 5000 && b.rt_kbps == 5000 && b.start_ended &&
+		  !b.cut_once && b.stats.start_doublings == 1 &&
+		  b.stats.start_share_ends == 1 && b.stats.start_path_ends == 0,
+		  "share: a start-up ends at the path's mean, not past it (%u)",
+		  b.rc_kbps);
+	dcqcn_rp_advance(&b, &start, 10165);
+	tap_check(b.rc_kbps == 5000 && b.stats.fast_recovery == 1,
+		  "share: and goes on as after a cut");
+	/* The path's last CNP 16 T before the stage: the mean is stale. */
+	other = (struct dcqcn_path){ .last_cnp_us = 9000, .mean_kbps = 5000 };
+	dcqcn_rp_init(&b, &start, 10000);
+	dcqcn_rp_set_path(&b, &other);
+	dcqcn_rp_advance(&b, &start, 10110);
+	tap_check(b.rc_kbps == 6000 && !b.start_ended &&
+		  b.stats.start_share_ends == 0,
+		  "share: a mean with no CNP for 16 T does not end a start-up");
+}
+
 /* @n packets of @bytes, one every @gap us from @t0 on; returns the next time. */
 static u64 send_run(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 		    u64 t0, u64 gap, unsigned int n, u32 bytes)
@@ -1130,7 +1269,7 @@ static void test_np(void)
 
 int main(void)
 {
-	tap_plan(154);
+	tap_plan(154 + 16);
 	test_params();
 	test_first_cnp();
 	test_alpha();
@@ -1149,6 +1288,7 @@ int main(void)
 	test_time_and_reparam();
 	test_initial_rate();
 	test_path_start();
+	test_path_share();
 	test_sent_rate();
 	test_np();
 	return tap_done();

@@ -485,7 +485,7 @@ int main(void)
 	char buf[1024];
 	int order[32], n;
 
-	tap_plan(69 + 19 + 10);
+	tap_plan(69 + 21 + 10);
 	snprintf(root, sizeof(root), "/tmp/rtune-surface.XXXXXX");
 	if (!mkdtemp(root))
 		abort();
@@ -661,10 +661,11 @@ int main(void)
 		  "an explicit knob-less parameter is refused");
 	plan_free(&pl);
 	/* rocetune's software DCQCN only: refused when set, 0 accepted silently. */
-	for (n = 0; n < 2; n++) {
-		static const char *const sw_only[2][2] = {
+	for (n = 0; n < 3; n++) {
+		static const char *const sw_only[3][2] = {
 			{ "rp_sent_rate_window_us", "300000" },
 			{ "rp_initial_rate_kbps", "500" },
+			{ "rp_path_share_pct", "10" },
 		};
 		const char *name = sw_only[n][0];
 		char prof[160];

@@ -625,10 +625,12 @@ void surface_target(const struct rtune_profile *p, const struct rtune_link *dev,
 			/*
 			 * 0 of a software-only knob is what every firmware
 			 * does (no sent-rate window; a QP starts at the
-			 * device's own rate): nothing to set.
+			 * device's own rate; no QP waits on another's):
+			 * nothing to set.
 			 */
 			if ((i == RTUNE_P_RP_SENT_RATE_WINDOW_US ||
-			     i == RTUNE_P_RP_INITIAL_RATE_KBPS) && !p->cc.v[i])
+			     i == RTUNE_P_RP_INITIAL_RATE_KBPS ||
+			     i == RTUNE_P_RP_PATH_SHARE_PCT) && !p->cc.v[i])
 				continue;
 			/* a preset's value is not the user's request */
 			if (p->preset && !p->w_cc[i].line) {

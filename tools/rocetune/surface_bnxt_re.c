@@ -70,6 +70,7 @@ static const struct rtune_surf_map map[RTUNE_P_COUNT] = {
 	[RTUNE_P_RP_FAST_RECOVERY_STAGES]	= { -1, OWN_ALGO },
 	[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS]	= { -1, OWN_ALGO },
 	[RTUNE_P_RP_HYPER_INCREASE_KBPS]	= { -1, OWN_ALGO },
+	[RTUNE_P_RP_PATH_SHARE_PCT]		= { -1, OWN_ALGO },
 	[RTUNE_P_NP_MIN_CNP_INTERVAL_US]	= { -1, "min_time_bet_cnp is in the out-of-tree driver's configfs only" },
 	[RTUNE_P_NP_CNP_DSCP]			= { F_ALT_VLAN_DSCP, NULL },
 	[RTUNE_P_NP_CNP_PRIO]			= { F_ALT_VLAN_PCP, NULL },

@@ -68,6 +68,7 @@ static const struct rtune_surf_map map[RTUNE_P_COUNT] = {
 	[RTUNE_P_RP_FAST_RECOVERY_STAGES]	= { -1, MODPARAM("dcqcn_F") },
 	[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS]	= { -1, MSS("dcqcn_rai_factor") },
 	[RTUNE_P_RP_HYPER_INCREASE_KBPS]	= { -1, MSS("dcqcn_hai_factor") },
+	[RTUNE_P_RP_PATH_SHARE_PCT]		= { -1, NO_KNOB },
 	[RTUNE_P_NP_MIN_CNP_INTERVAL_US]	= { -1, NO_KNOB },
 	[RTUNE_P_NP_CNP_DSCP]			= { -1, NO_KNOB },
 	[RTUNE_P_NP_CNP_PRIO]			= { -1, "irdma's cnp_up_override (0..0x3f, used with up_map_enable) is not documented as a priority; rocetune leaves it alone" },

@@ -89,6 +89,7 @@ static const struct rtune_surf_map map[RTUNE_P_COUNT] = {
 	[RTUNE_P_RP_FAST_RECOVERY_STAGES]	= { F_THRESHOLD, NULL },
 	[RTUNE_P_RP_ADDITIVE_INCREASE_KBPS]	= { F_AI_RATE, NULL },
 	[RTUNE_P_RP_HYPER_INCREASE_KBPS]	= { F_HAI_RATE, NULL },
+	[RTUNE_P_RP_PATH_SHARE_PCT]		= { -1, "mlx5 firmware runs each QP on its own; holding a QP above its path's mean rate is rocetune's software DCQCN only" },
 	[RTUNE_P_NP_MIN_CNP_INTERVAL_US]	= { F_NP_MIN_TIME, NULL },
 	[RTUNE_P_NP_CNP_DSCP]			= { F_NP_CNP_DSCP, NULL },
 	[RTUNE_P_NP_CNP_PRIO]			= { F_NP_CNP_PRIO, NULL },

@@ -22,7 +22,10 @@
 #
 # With rocetune the QPs start at 500 kb/s, N = 16's share, and double
 # every period until a CNP to any QP of theirs to host1 (INCAST_START;
-# Documentation/dcqcn.rst, "Start"); the QP timeout is 2.1 s, because a
+# Documentation/dcqcn.rst, "Start"); while that path is congested, a QP
+# more than 10 % above the mean rate of the QPs to host1 takes no
+# increase, and a start-up stops doubling at that mean (dcqcn.rst,
+# "Path share"); the QP timeout is 2.1 s, because a
 # QP paced that low outlasts 0.54 s before rxe's next ACK
 # (Documentation/datapath.rst, "A preset for the QEMU lab").
 #
@@ -36,7 +39,8 @@
 #                -u, the QP's local ACK timeout 4.096 us * 2^value, default
 #                19: 2.1 s), INCAST_START (the QPs' start, staged after the
 #                lab preset; default "rp_initial_rate_kbps=500
-#                rp_additive_increase_kbps=60", "" for the preset's),
+#                rp_additive_increase_kbps=60 rp_path_share_pct=10", ""
+#                for the preset's),
 #                RTUNE_EXTRA (lab preset overrides after that, "name=value
 #                ..."), BN_AQM and BN_CE_MS (the
 #                bottleneck's marking, selftests/dcqcn/lab-preset.sh;
@@ -81,7 +85,7 @@ if [[ -z ${LAB_HOST:-} ]]; then
 		--env INCAST_SECS="${INCAST_SECS:-15}" --env COST_REPS="${COST_REPS:-5}" \
 		--env COST_SECS="${COST_SECS:-4}" --env BN_MBIT="${BN_MBIT:-8}" \
 		--env INCAST_NS="${INCAST_NS:-1 4 16}" --env INCAST_REPS="${INCAST_REPS:-3}" --env ROCE_MTU="${ROCE_MTU:-256}" --env QP_TIMEOUT="${QP_TIMEOUT:-19}" \
-		--env INCAST_START="${INCAST_START-rp_initial_rate_kbps=500 rp_additive_increase_kbps=60}" \
+		--env INCAST_START="${INCAST_START-rp_initial_rate_kbps=500 rp_additive_increase_kbps=60 rp_path_share_pct=10}" \
 		--env RTUNE_EXTRA="${RTUNE_EXTRA:-}" --env BN_AQM="${BN_AQM:-red}" \
 		--env BN_CE_MS="${BN_CE_MS:-30}" "$@" \
 		--script "1,2=$here/run.sh"

@@ -217,9 +217,12 @@ struct rtune_dp {
 	 * by a hash keyed with @path_seed, so that no peer can pick whose
 	 * slot it shares. Peers that share a slot share their CNPs, which at
 	 * worst ends a flow's start-up early: it then ramps by additive
-	 * increase instead of doubling. No lock: each slot is written by
-	 * reaction points under their own entry's lock, whole (READ_ONCE/
-	 * WRITE_ONCE in the core), and lives as long as the device.
+	 * increase instead of doubling; and with rp_path_share_pct their mean
+	 * rate, which at worst holds the faster peer's flows while the slot
+	 * is congested. No lock: each slot is written by reaction points
+	 * under their own entry's lock, field by field and each whole
+	 * (READ_ONCE/WRITE_ONCE in the core; a lost update of the mean loses
+	 * one sample), and lives as long as the device.
 	 */
 	u32 path_seed;
 	struct dcqcn_path paths[RTUNE_PATH_SLOTS];

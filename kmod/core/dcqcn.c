@@ -185,15 +185,16 @@ static inline bool starting(const struct dcqcn_rp *rp)
 #define DCQCN_PATH_MEAN_DIV	16
 
 /*
- * Add the flow's rate to its path's mean. Only cuts and increase stages
- * call it, so a start-up's doublings, which say nothing of the share the
- * path gives, never reach the mean.
+ * With rp_path_share_pct, add the flow's rate to its path's mean (off,
+ * nothing reads the mean, and the path's cache line is left alone). Only
+ * cuts and increase stages call it, so a start-up's doublings, which say
+ * nothing of the share the path gives, never reach the mean.
  */
-static void path_note_rate(struct dcqcn_rp *rp)
+static void path_note_rate(struct dcqcn_rp *rp, const struct dcqcn_params *p)
 {
 	s64 m, r = rp->rc_kbps;
 
-	if (!rp->path)
+	if (!p->share_pct || !rp->path)
 		return;
 	m = READ_ONCE(rp->path->mean_kbps);
 	m = m ? m + (r - m) / DCQCN_PATH_MEAN_DIV : r;
@@ -212,17 +213,30 @@ static void path_note_rate(struct dcqcn_rp *rp)
  * never waits on others that do not use their share; and a stage run
  * late, long after @t, is not held on news from after it.
  */
+/*
+ * With rp_path_share_pct, the flow's path's mean rate in @m and the time
+ * of its last CNP; 0 when the share is off or the path has no mean or no
+ * CNP yet.
+ */
+static u64 path_share(const struct dcqcn_rp *rp, const struct dcqcn_params *p,
+		      u32 *m)
+{
+	u64 c;
+
+	if (!p->share_pct || !rp->path)
+		return 0;
+	*m = READ_ONCE(rp->path->mean_kbps);
+	c = READ_ONCE(rp->path->last_cnp_us);
+	return *m ? c : 0;
+}
+
 static bool share_hold(const struct dcqcn_rp *rp,
 		       const struct dcqcn_params *p, u64 t)
 {
-	u64 c;
 	u32 m;
+	u64 c = path_share(rp, p, &m);
 
-	if (!p->share_pct || !rp->path)
-		return false;
-	m = READ_ONCE(rp->path->mean_kbps);
-	c = READ_ONCE(rp->path->last_cnp_us);
-	if (!m || !c || c + p->timer_us <= t || c > t + p->timer_us)
+	if (!c || c + p->timer_us <= t || c > t + p->timer_us)
 		return false;
 	return (u64)rp->rc_kbps * 100 > (u64)m * (100 + p->share_pct);
 }
@@ -244,7 +258,7 @@ static void increase_stage(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	u64 rt = rp->rt_kbps;
 	u64 rc;
 
-	path_note_rate(rp);
+	path_note_rate(rp, p);
 	if (share_hold(rp, p, t)) {
 		/* No stage at all: the phase goes on where it was. */
 		rp->stats.share_holds++;
@@ -373,14 +387,10 @@ static void end_start(struct dcqcn_rp *rp, const struct dcqcn_params *p)
 static bool share_start_end(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 			    u64 t)
 {
-	u64 c;
 	u32 m;
+	u64 c = path_share(rp, p, &m);
 
-	if (!p->share_pct || !rp->path)
-		return false;
-	m = READ_ONCE(rp->path->mean_kbps);
-	c = READ_ONCE(rp->path->last_cnp_us);
-	if (!m || !c || c + DCQCN_PATH_MEAN_PERIODS * (u64)p->timer_us <= t ||
+	if (!c || c + DCQCN_PATH_MEAN_PERIODS * (u64)p->timer_us <= t ||
 	    2 * (u64)rp->rc_kbps <= m)
 		return false;
 	if (m > p->max_rate_kbps)
@@ -581,7 +591,7 @@ bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p,
 	rp->next_alpha_us = now + p->alpha_period_us;
 	rp->last_cut_us = now;
 	rp->cut_once = true;
-	path_note_rate(rp);
+	path_note_rate(rp, p);
 	rp->stats.cnp_handled++;
 	return true;
 }

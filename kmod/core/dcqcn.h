@@ -99,9 +99,10 @@ struct dcqcn_rp_stats {
 struct dcqcn_path {
 	u64 last_cnp_us;
 	/*
-	 * A moving average of the rates of its flows past their start-up,
-	 * each sampled at its increase stages and cuts (every T while it
-	 * recovers, so each flow about as often): 0 = none yet.
+	 * With rp_path_share_pct, a moving average of the rates of its
+	 * flows past their start-up, each sampled at its increase stages
+	 * and cuts (every T while it recovers, so each flow about as
+	 * often): 0 = none yet.
 	 */
 	u32 mean_kbps;
 };

@@ -1053,6 +1053,7 @@ static void test_path_share(void)
 	dcqcn_rp_advance(&b, &off, 1220);
 	tap_check(b.t_stage == 3 && b.stats.share_holds == 1,
 		  "share: with rp_path_share_pct=0 nothing is held");
+	eq_u(path.mean_kbps, 20000, "share: and nothing is sampled into the mean");
 	dcqcn_rp_advance(&a, &p, 1220);
 	tap_check(a.t_stage == 2 && a.stats.share_holds == 2,
 		  "share: and with 10 the same stage is");
@@ -1269,7 +1270,7 @@ static void test_np(void)
 
 int main(void)
 {
-	tap_plan(154 + 16);
+	tap_plan(154 + 17);
 	test_params();
 	test_first_cnp();
 	test_alpha();
